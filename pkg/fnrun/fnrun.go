@@ -1,0 +1,177 @@
+// Package fnrun is the one runner behind every patchwork binary: it reads a
+// ResourceList, decodes the function's config, runs the transform, and
+// writes the ResourceList back with the transform's results.
+//
+// It keeps the promises every function makes: a failed run exits 1 with
+// error results and the items exactly as they came in (all-or-nothing); the
+// annotations kpt and kustomize rely on (internal.config.kubernetes.io/*,
+// config.kubernetes.io/*) survive; the same code serves kpt, kustomize and
+// the standalone command line.
+package fnrun
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Request is one run of a function on a ResourceList.
+type Request struct {
+	// Items may be modified in place; replace the slice to add or remove items.
+	Items []*yaml.RNode
+	// Config is the functionConfig.
+	Config *yaml.RNode
+	// ConfigDir is the directory relative file paths in the config resolve
+	// against ("" means the working directory).
+	ConfigDir string
+	// Results collects warnings and infos; errors are returned instead.
+	Results framework.Results
+}
+
+// Transform runs one function. Returning an error (framework.Results, or
+// any error) makes the run fail: exit code 1, error
+// results, the items written back unmodified.
+type Transform func(*Request) error
+
+// Function describes one patchwork binary to the runner.
+type Function struct {
+	// Name is the binary's name, e.g. "multi-patch".
+	Name string
+	// Short is a one-line description for --help.
+	Short string
+	// Kinds lists the accepted config types as "apiVersion/kind", the first
+	// being the function's own.
+	Kinds []string
+	// Run is the transform.
+	Run Transform
+}
+
+// Outcome is what a run produced: the results, and whether it failed.
+type Outcome struct {
+	Results framework.Results
+	Failed  bool
+}
+
+// Process runs f on a request after checking the config's type. The request's
+// items are left untouched when the run fails.
+func (f Function) Process(req *Request) Outcome {
+	if err := f.checkKind(req.Config); err != nil {
+		return fail(req.Results, err)
+	}
+	err := f.Run(req)
+	if err == nil {
+		for _, r := range req.Results {
+			if r.Severity == framework.Error {
+				return Outcome{Results: req.Results, Failed: true}
+			}
+		}
+		return Outcome{Results: req.Results}
+	}
+	return fail(req.Results, err)
+}
+
+func fail(prior framework.Results, err error) Outcome {
+	out := append(framework.Results{}, prior...)
+	var rs framework.Results
+	switch {
+	case errors.As(err, &rs):
+		out = append(out, rs...)
+	default:
+		out = append(out, &framework.Result{Severity: framework.Error, Message: err.Error()})
+	}
+	for _, r := range out {
+		if r.Severity == "" {
+			r.Severity = framework.Error
+		}
+	}
+	return Outcome{Results: out, Failed: true}
+}
+
+// checkKind rejects a config of a type the function does not accept, naming
+// the types it does.
+func (f Function) checkKind(config *yaml.RNode) error {
+	if config == nil || yaml.IsMissingOrNull(config) {
+		return fmt.Errorf("%s: no functionConfig given; expected one of: %s", f.Name, strings.Join(f.Kinds, ", "))
+	}
+	got := config.GetApiVersion() + "/" + config.GetKind()
+	for _, k := range f.Kinds {
+		if k == got {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: config of type %s (apiVersion %q, kind %q) is not accepted; expected one of: %s",
+		f.Name, got, config.GetApiVersion(), config.GetKind(), strings.Join(f.Kinds, ", "))
+}
+
+// RunResourceList reads a ResourceList from in, runs f, writes the
+// ResourceList to out. It returns the outcome; a failed run wrote the input
+// items unmodified. err reports I/O or parse failures only.
+func RunResourceList(f Function, in io.Reader, out io.Writer, configDir string) (Outcome, error) {
+	raw, err := io.ReadAll(in)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("reading ResourceList: %w", err)
+	}
+	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(raw), Writer: out, KeepReaderAnnotations: true}
+	items, err := rw.Read()
+	if err != nil {
+		return Outcome{}, fmt.Errorf("reading ResourceList: %w", err)
+	}
+	migration, err := kio.PreprocessResourcesForInternalAnnotationMigration(items)
+	if err != nil {
+		return Outcome{}, err
+	}
+	req := &Request{Items: items, Config: rw.FunctionConfig, ConfigDir: configDir}
+	outcome := f.Process(req)
+	if outcome.Failed {
+		// All-or-nothing: the transform may have changed items in place
+		// before it failed, so write what came in, read afresh. Only a
+		// failing run pays for the second parse.
+		orig := &kio.ByteReadWriter{Reader: bytes.NewReader(raw), KeepReaderAnnotations: true}
+		if items, err = orig.Read(); err != nil {
+			return outcome, err
+		}
+	} else {
+		items = req.Items
+		if err := kio.ReconcileInternalAnnotations(items, migration); err != nil {
+			return outcome, err
+		}
+	}
+	if len(outcome.Results) > 0 {
+		if rw.Results, err = resultsNode(outcome.Results); err != nil {
+			return outcome, err
+		}
+	}
+	if err := rw.Write(items); err != nil {
+		return outcome, fmt.Errorf("writing ResourceList: %w", err)
+	}
+	return outcome, nil
+}
+
+func resultsNode(rs framework.Results) (*yaml.RNode, error) {
+	b, err := yaml.Marshal(rs)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Parse(string(b))
+}
+
+// RunBytes runs f on a ResourceList held in memory; for tests and benchmarks.
+func RunBytes(f Function, in []byte) ([]byte, Outcome, error) {
+	var out bytes.Buffer
+	o, err := RunResourceList(f, bytes.NewReader(in), &out, "")
+	return out.Bytes(), o, err
+}
+
+// Identity is the function that changes nothing: the yardstick every
+// benchmark is measured against (read and write through this runner).
+var Identity = Function{
+	Name:  "identity",
+	Kinds: []string{"v1/ConfigMap"},
+	Run:   func(*Request) error { return nil },
+}

@@ -1,0 +1,185 @@
+package fnrun
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// A ResourceList as kpt sends it: path annotations, comments, both sequence
+// indent styles, quoting.
+const kptInput = `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: api # the API server
+    namespace: prod
+    annotations:
+      config.kubernetes.io/index: '0'
+      config.kubernetes.io/path: 'deploy.yaml'
+      internal.config.kubernetes.io/index: '0'
+      internal.config.kubernetes.io/path: 'deploy.yaml'
+  spec:
+    replicas: 1
+    template:
+      spec:
+        containers:
+        - name: api
+          image: "example/api:1.0"
+          args: ['--port', "8080"]
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: settings
+    annotations:
+      config.kubernetes.io/index: '1'
+      config.kubernetes.io/path: 'deploy.yaml'
+      internal.config.kubernetes.io/index: '1'
+      internal.config.kubernetes.io/path: 'deploy.yaml'
+  data:
+    config.json: |
+      {"a": 1}
+functionConfig:
+  apiVersion: fn.patchwork.dev/v1alpha1
+  kind: Test
+  metadata:
+    name: t
+`
+
+func testFunction(run Transform) Function {
+	return Function{Name: "test", Kinds: []string{"fn.patchwork.dev/v1alpha1/Test"}, Run: run}
+}
+
+func TestIdentityIsByteIdentical(t *testing.T) {
+	out, outcome, err := RunBytes(testFunction(func(*Request) error { return nil }), []byte(kptInput))
+	if err != nil || outcome.Failed {
+		t.Fatalf("err=%v outcome=%+v", err, outcome)
+	}
+	if string(out) != kptInput {
+		t.Fatalf("identity pass changed the ResourceList:\n%s", out)
+	}
+}
+
+func TestFailedRunLeavesItemsUnmodified(t *testing.T) {
+	f := testFunction(func(r *Request) error {
+		// change an item, then fail: the change must not leak out
+		if err := r.Items[0].PipeE(yaml.SetField("spec", yaml.NewMapRNode(nil))); err != nil {
+			return err
+		}
+		r.Items = r.Items[:1]
+		return errors.New("boom")
+	})
+	out, outcome, err := RunBytes(f, []byte(kptInput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !outcome.Failed || len(outcome.Results) != 1 || outcome.Results[0].Message != "boom" {
+		t.Fatalf("outcome = %+v", outcome)
+	}
+	want := strings.Replace(kptInput, "functionConfig:", "functionConfig:", 1)
+	items := want[:strings.Index(want, "functionConfig:")]
+	if !strings.HasPrefix(string(out), items) {
+		t.Fatalf("items changed by a failed run:\n%s", out)
+	}
+	if !strings.Contains(string(out), "results:\n- message: boom\n  severity: error\n") {
+		t.Fatalf("no error result in output:\n%s", out)
+	}
+}
+
+func TestErrorResultsAppendedWithoutErrorFail(t *testing.T) {
+	f := testFunction(func(r *Request) error {
+		r.Results = append(r.Results, Errorf("patches[0]", r.Items[0], "spec.replicas", "bad %d", 1))
+		return nil
+	})
+	_, outcome, _ := RunBytes(f, []byte(kptInput))
+	if !outcome.Failed {
+		t.Fatal("an error result must fail the run")
+	}
+	got := outcome.Results[0]
+	if got.Message != "patches[0]: apps/v1 Deployment prod/api: spec.replicas: bad 1" {
+		t.Errorf("message = %q", got.Message)
+	}
+	if got.ResourceRef.Name != "api" || got.ResourceRef.Namespace != "prod" || got.Field.Path != "spec.replicas" || got.File.Path != "deploy.yaml" {
+		t.Errorf("result = %+v", got)
+	}
+}
+
+func TestUnknownConfigKind(t *testing.T) {
+	in := strings.Replace(kptInput, "kind: Test", "kind: Tset", 1)
+	_, outcome, _ := RunBytes(testFunction(func(*Request) error { t.Fatal("ran"); return nil }), []byte(in))
+	if !outcome.Failed || !strings.Contains(outcome.Results[0].Message, `kind "Tset"`) ||
+		!strings.Contains(outcome.Results[0].Message, "fn.patchwork.dev/v1alpha1/Test") {
+		t.Fatalf("outcome = %+v", outcome.Results)
+	}
+}
+
+func TestDecodeRejectsUnknownFields(t *testing.T) {
+	cfg := yaml.MustParse("apiVersion: x/v1\nkind: K\nmetadata: {name: n}\npatchs: []\n")
+	var into struct {
+		APIVersion string         `json:"apiVersion"`
+		Kind       string         `json:"kind"`
+		Metadata   map[string]any `json:"metadata"`
+		Patches    []any          `json:"patches"`
+	}
+	err := Decode(cfg, &into)
+	if err == nil || !strings.Contains(err.Error(), `unknown field "patchs"`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestReadFileStaysInside(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "p.yaml"), []byte("ok"), 0o644)
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("no"), 0o644)
+	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(dir, "link"))
+	r := &Request{ConfigDir: dir}
+	if b, err := r.ReadFile("p.yaml"); err != nil || string(b) != "ok" {
+		t.Fatalf("ReadFile = %q, %v", b, err)
+	}
+	for _, bad := range []string{"../x", "/etc/passwd", "a/../../x", "link"} {
+		if _, err := r.ReadFile(bad); err == nil {
+			t.Errorf("ReadFile(%q) succeeded", bad)
+		}
+	}
+	if _, err := r.ReadFile("missing.yaml"); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestCommandStandaloneAndHelp(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	os.WriteFile(cfg, []byte("apiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata: {name: t}\n"), 0o644)
+	res := filepath.Join(dir, "r.yaml")
+	os.WriteFile(res, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a # keep\n"), 0o644)
+	f := testFunction(func(r *Request) error {
+		if r.ConfigDir != dir {
+			t.Errorf("ConfigDir = %q", r.ConfigDir)
+		}
+		return nil
+	})
+	var out, errOut bytes.Buffer
+	if code := Command(f, []string{cfg, res}, nil, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if out.String() != "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a # keep\n" {
+		t.Fatalf("standalone output:\n%s", out.String())
+	}
+	out.Reset()
+	if code := Command(f, []string{"--help"}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "fn.patchwork.dev/v1alpha1/Test") {
+		t.Fatalf("help: %d %s", code, out.String())
+	}
+	failing := testFunction(func(*Request) error { return errors.New("nope") })
+	errOut.Reset()
+	if code := Command(failing, []string{cfg, res}, nil, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "error: nope") {
+		t.Fatalf("failing: %d %q", code, errOut.String())
+	}
+}

@@ -1,0 +1,117 @@
+package fnrun
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Main is the whole of a function binary. With no arguments it reads a
+// ResourceList on stdin (kpt, kustomize); with a config file it runs
+// standalone on resource files (or stdin) and prints the resources.
+func Main(f Function) {
+	os.Exit(Command(f, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Command runs the binary's command line and returns its exit code:
+// 0 success, 1 the function failed, 2 a usage or input problem.
+func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprint(stdout, f.usage())
+		return 0
+	}
+	if len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		fmt.Fprintf(stderr, "%s: unknown flag %s\n\n%s", f.Name, args[0], f.usage())
+		return 2
+	}
+	if len(args) == 0 {
+		outcome, err := RunResourceList(f, stdin, stdout, "")
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", f.Name, err)
+			return 2
+		}
+		printResults(stderr, outcome.Results)
+		if outcome.Failed {
+			return 1
+		}
+		return 0
+	}
+	return f.standalone(args[0], args[1:], stdin, stdout, stderr)
+}
+
+func (f Function) usage() string {
+	return fmt.Sprintf(`%[1]s: %[2]s
+
+Usage:
+  %[1]s                            read a ResourceList on stdin, write it to stdout
+                                   (kpt fn eval/render, kustomize transformers/generators)
+  %[1]s CONFIG [FILE...]           standalone: apply CONFIG to the resources in FILEs
+                                   (stdin when none or "-") and print them
+  %[1]s --help                     this text
+
+Accepted config types (apiVersion/kind): %[3]s
+Relative file paths in a config resolve against the config file's directory
+(standalone) or the working directory (ResourceList mode), and must stay inside it.
+Exit codes: 0 success, 1 the function reported errors (items unchanged), 2 bad input.
+`, f.Name, f.Short, strings.Join(f.Kinds, ", "))
+}
+
+func (f Function) standalone(configPath string, files []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "%s: %v\n", f.Name, err)
+		return 2
+	}
+	raw, err := os.ReadFile(configPath)
+	if err != nil {
+		return fail(err)
+	}
+	configs, err := (&kio.ByteReader{Reader: bytes.NewReader(raw), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", configPath, err))
+	}
+	if len(configs) != 1 {
+		return fail(fmt.Errorf("%s: want exactly one config document, found %d", configPath, len(configs)))
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	var items []*yaml.RNode
+	for _, name := range files {
+		var in io.Reader = stdin
+		if name != "-" {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return fail(err)
+			}
+			in = bytes.NewReader(b)
+		}
+		got, err := (&kio.ByteReader{Reader: in, OmitReaderAnnotations: true}).Read()
+		if err != nil {
+			return fail(fmt.Errorf("%s: %w", name, err))
+		}
+		items = append(items, got...)
+	}
+	req := &Request{Items: items, Config: configs[0], ConfigDir: filepath.Dir(configPath)}
+	outcome := f.Process(req)
+	printResults(stderr, outcome.Results)
+	if outcome.Failed {
+		return 1
+	}
+	if err := (kio.ByteWriter{Writer: stdout}).Write(req.Items); err != nil {
+		return fail(err)
+	}
+	return 0
+}
+
+func printResults(w io.Writer, rs framework.Results) {
+	for _, r := range rs {
+		fmt.Fprintf(w, "%s: %s\n", r.Severity, r.Message)
+	}
+}

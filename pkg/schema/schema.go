@@ -1,0 +1,89 @@
+// Package schema answers one question for the strategic merge engine: how does
+// the list (or map) at this place in this kind of resource merge?
+//
+// The answer comes from two sources: tables generated from the Kubernetes
+// structured-merge schema for the built-in types (nothing is parsed at
+// start-up), and CustomResourceDefinitions found in the ResourceList.
+// A nil *Type is valid everywhere and means "nothing known": lists are then
+// replaced, maps merged, as kustomize does without a schema.
+package schema
+
+// ListStrategy says how a patch list combines with the list it patches.
+type ListStrategy uint8
+
+const (
+	// Replace: the patch list replaces the original (atomic lists, unknown lists).
+	Replace ListStrategy = iota
+	// MergeByKeys: elements are maps identified by the fields in Keys.
+	MergeByKeys
+	// Set: elements are scalars; the union is kept, original order first.
+	Set
+)
+
+func (s ListStrategy) String() string {
+	switch s {
+	case MergeByKeys:
+		return "map"
+	case Set:
+		return "set"
+	}
+	return "atomic"
+}
+
+// Type describes one node of a resource's schema. Only what merging needs is
+// kept: the fields of maps, the element type of lists and maps, and for lists
+// the strategy, merge keys and the defaults of key fields.
+type Type struct {
+	// Fields of a struct-like map, by name.
+	Fields map[string]*Type
+	// Elem is the element type of a list, or the value type of a map with
+	// arbitrary keys (labels, data...).
+	Elem *Type
+	// Strategy, Keys and KeyDefaults apply when the node is a list.
+	Strategy ListStrategy
+	// Keys are the merge key fields, in order (containerPort, protocol).
+	Keys []string
+	// KeyDefaults holds the API default of a key field, where the API defines
+	// one (protocol: TCP). A key field missing from an element takes it.
+	KeyDefaults map[string]string
+	// RetainKeys marks a map whose patch strategy is "retainKeys"
+	// (a union such as a Deployment's strategy or a volume source).
+	RetainKeys bool
+}
+
+// Field returns the type of a map's field, or nil when unknown.
+func (t *Type) Field(name string) *Type {
+	if t == nil {
+		return nil
+	}
+	if f, ok := t.Fields[name]; ok {
+		return f
+	}
+	return t.Elem
+}
+
+// Element returns the type of a list's elements, or nil when unknown.
+func (t *Type) Element() *Type {
+	if t == nil {
+		return nil
+	}
+	return t.Elem
+}
+
+// List returns the strategy and merge keys of a list node. Without a schema a
+// list is replaced.
+func (t *Type) List() (ListStrategy, []string) {
+	if t == nil {
+		return Replace, nil
+	}
+	return t.Strategy, t.Keys
+}
+
+// KeyDefault returns the API default of a merge-key field, if any.
+func (t *Type) KeyDefault(field string) (string, bool) {
+	if t == nil {
+		return "", false
+	}
+	v, ok := t.KeyDefaults[field]
+	return v, ok
+}

@@ -1,0 +1,120 @@
+package selector
+
+import (
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Resource is what selection needs to know about one item, read once.
+type Resource struct {
+	Group, Version, Kind, Name, Namespace string
+	Labels, Annotations                   map[string]string
+}
+
+// Describe reads the identifying metadata of a resource.
+func Describe(n *yaml.RNode) Resource {
+	r := Resource{Kind: n.GetKind(), Name: n.GetName(), Namespace: n.GetNamespace()}
+	r.Group, r.Version = SplitAPIVersion(n.GetApiVersion())
+	r.Labels = n.GetLabels()
+	r.Annotations = n.GetAnnotations()
+	return r
+}
+
+// SplitAPIVersion splits "apps/v1" into ("apps", "v1") and "v1" into ("", "v1").
+func SplitAPIVersion(apiVersion string) (group, version string) {
+	if i := strings.LastIndexByte(apiVersion, '/'); i >= 0 {
+		return apiVersion[:i], apiVersion[i+1:]
+	}
+	return "", apiVersion
+}
+
+// Index holds the metadata of every item of a ResourceList, read once, and
+// the items of each kind, so that a selector naming a kind looks at those
+// only. Transforms that change an item's metadata call Refresh.
+type Index struct {
+	items     []*yaml.RNode
+	resources []Resource
+	removed   []bool
+	byKind    map[string][]int
+}
+
+// NewIndex indexes items. The index refers to the slice it is given.
+func NewIndex(items []*yaml.RNode) *Index {
+	ix := &Index{
+		items:     items,
+		resources: make([]Resource, len(items)),
+		removed:   make([]bool, len(items)),
+		byKind:    map[string][]int{},
+	}
+	for i, it := range items {
+		ix.resources[i] = Describe(it)
+		k := ix.resources[i].Kind
+		ix.byKind[k] = append(ix.byKind[k], i)
+	}
+	return ix
+}
+
+// Len is the number of indexed items, removed ones included.
+func (ix *Index) Len() int { return len(ix.items) }
+
+// Item returns item i.
+func (ix *Index) Item(i int) *yaml.RNode { return ix.items[i] }
+
+// Resource returns the indexed metadata of item i.
+func (ix *Index) Resource(i int) *Resource { return &ix.resources[i] }
+
+// Refresh re-reads item i's metadata after a transform changed it.
+func (ix *Index) Refresh(i int) {
+	old := ix.resources[i].Kind
+	ix.resources[i] = Describe(ix.items[i])
+	if k := ix.resources[i].Kind; k != old {
+		ix.byKind[old] = without(ix.byKind[old], i)
+		ix.byKind[k] = insertSorted(ix.byKind[k], i)
+	}
+}
+
+// Remove marks item i as deleted: no selector selects it any more.
+func (ix *Index) Remove(i int) { ix.removed[i] = true }
+
+// Removed reports whether item i was removed.
+func (ix *Index) Removed(i int) bool { return ix.removed[i] }
+
+// Items returns the items not removed, in their original order.
+func (ix *Index) Items() []*yaml.RNode {
+	out := make([]*yaml.RNode, 0, len(ix.items))
+	for i, it := range ix.items {
+		if !ix.removed[i] {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// candidates returns the items a matcher needs to look at, in order.
+func (ix *Index) candidates(m *Matcher) []int {
+	if k, ok := m.literalKind(); ok {
+		return ix.byKind[k]
+	}
+	return nil
+}
+
+func without(s []int, v int) []int {
+	for i, x := range s {
+		if x == v {
+			return append(s[:i:i], s[i+1:]...)
+		}
+	}
+	return s
+}
+
+func insertSorted(s []int, v int) []int {
+	i := len(s)
+	for i > 0 && s[i-1] > v {
+		i--
+	}
+	s = append(s, 0)
+	copy(s[i+1:], s[i:])
+	s[i] = v
+	return s
+}

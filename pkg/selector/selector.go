@@ -1,0 +1,212 @@
+// Package selector decides which resources a config entry targets.
+//
+// A Selector is kustomize's patch target plus the KEP's matchAnnotations:
+// group, version, kind, name and namespace are regular expressions matched
+// against the whole value; labelSelector and annotationSelector use the
+// Kubernetes selector grammar; matchAnnotations requires exact values (any
+// string, which the label grammar cannot express). Set fields are ANDed; an
+// empty Selector matches everything.
+package selector
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// Selector is one target description, as written in a config.
+type Selector struct {
+	Group              string            `json:"group,omitempty" yaml:"group,omitempty"`
+	Version            string            `json:"version,omitempty" yaml:"version,omitempty"`
+	Kind               string            `json:"kind,omitempty" yaml:"kind,omitempty"`
+	Name               string            `json:"name,omitempty" yaml:"name,omitempty"`
+	Namespace          string            `json:"namespace,omitempty" yaml:"namespace,omitempty"`
+	LabelSelector      string            `json:"labelSelector,omitempty" yaml:"labelSelector,omitempty"`
+	AnnotationSelector string            `json:"annotationSelector,omitempty" yaml:"annotationSelector,omitempty"`
+	MatchAnnotations   map[string]string `json:"matchAnnotations,omitempty" yaml:"matchAnnotations,omitempty"`
+}
+
+// IsEmpty reports whether the selector sets no field at all.
+func (s Selector) IsEmpty() bool {
+	return s.Group == "" && s.Version == "" && s.Kind == "" && s.Name == "" &&
+		s.Namespace == "" && s.LabelSelector == "" && s.AnnotationSelector == "" &&
+		len(s.MatchAnnotations) == 0
+}
+
+// String renders the selector compactly for messages: {kind=Deployment name=app1-*}.
+func (s Selector) String() string {
+	var parts []string
+	add := func(k, v string) {
+		if v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	add("group", s.Group)
+	add("version", s.Version)
+	add("kind", s.Kind)
+	add("name", s.Name)
+	add("namespace", s.Namespace)
+	add("labelSelector", s.LabelSelector)
+	add("annotationSelector", s.AnnotationSelector)
+	if len(s.MatchAnnotations) > 0 {
+		keys := make([]string, 0, len(s.MatchAnnotations))
+		for k := range s.MatchAnnotations {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var kv []string
+		for _, k := range keys {
+			kv = append(kv, k+"="+s.MatchAnnotations[k])
+		}
+		add("matchAnnotations", strings.Join(kv, ","))
+	}
+	if len(parts) == 0 {
+		return "{} (everything)"
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+// pattern is one anchored regular expression; a pattern without
+// metacharacters is compared as a plain string, which is most of them and
+// much cheaper than running a regexp per resource.
+type pattern struct {
+	literal string
+	re      *regexp.Regexp
+}
+
+func compilePattern(field, expr string) (*pattern, error) {
+	if expr == "" {
+		return nil, nil
+	}
+	if regexp.QuoteMeta(expr) == expr {
+		return &pattern{literal: expr}, nil
+	}
+	re, err := regexp.Compile("^(?:" + expr + ")$")
+	if err != nil {
+		if hint := GlobHint(expr); hint != "" {
+			return nil, fmt.Errorf("%s: invalid regular expression %q: %v (patterns are regular expressions, not shell globs: did you mean %q?)", field, expr, err, hint)
+		}
+		return nil, fmt.Errorf("%s: invalid regular expression %q: %v", field, expr, err)
+	}
+	return &pattern{re: re}, nil
+}
+
+func (p *pattern) match(s string) bool {
+	if p == nil {
+		return true
+	}
+	if p.re == nil {
+		return p.literal == s
+	}
+	return p.re.MatchString(s)
+}
+
+// Matcher is a compiled Selector.
+type Matcher struct {
+	src                                   Selector
+	group, version, kind, name, namespace *pattern
+	labels, annotations                   labels.Selector
+	matchAnnotations                      map[string]string
+}
+
+// Compile checks and compiles a selector. Errors name the offending field.
+func Compile(s Selector) (*Matcher, error) {
+	m := &Matcher{src: s, matchAnnotations: s.MatchAnnotations}
+	var err error
+	for _, f := range []struct {
+		name string
+		expr string
+		dst  **pattern
+	}{
+		{"group", s.Group, &m.group},
+		{"version", s.Version, &m.version},
+		{"kind", s.Kind, &m.kind},
+		{"name", s.Name, &m.name},
+		{"namespace", s.Namespace, &m.namespace},
+	} {
+		if *f.dst, err = compilePattern(f.name, f.expr); err != nil {
+			return nil, err
+		}
+	}
+	if s.LabelSelector != "" {
+		if m.labels, err = labels.Parse(s.LabelSelector); err != nil {
+			return nil, fmt.Errorf("labelSelector: %v", err)
+		}
+	}
+	if s.AnnotationSelector != "" {
+		if m.annotations, err = labels.Parse(s.AnnotationSelector); err != nil {
+			return nil, fmt.Errorf("annotationSelector: %v (annotation values that are not valid label values, such as URLs, can be matched exactly with matchAnnotations)", err)
+		}
+	}
+	return m, nil
+}
+
+// Selector returns the selector the matcher was compiled from.
+func (m *Matcher) Selector() Selector { return m.src }
+
+// Matches reports whether the described resource is selected.
+func (m *Matcher) Matches(r *Resource) bool {
+	if !m.kind.match(r.Kind) || !m.name.match(r.Name) || !m.group.match(r.Group) ||
+		!m.version.match(r.Version) {
+		return false
+	}
+	// A resource without a namespace lives in "default" once applied, so a
+	// selector for "default" selects it too (kustomize does the same).
+	if m.namespace != nil && !m.namespace.match(r.Namespace) &&
+		!(r.Namespace == "" && m.namespace.match("default")) {
+		return false
+	}
+	if m.labels != nil && !m.labels.Matches(labels.Set(r.Labels)) {
+		return false
+	}
+	if m.annotations != nil && !m.annotations.Matches(labels.Set(r.Annotations)) {
+		return false
+	}
+	for k, v := range m.matchAnnotations {
+		got, ok := r.Annotations[k]
+		if !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+// literalKind returns the kind when the selector names exactly one, so an
+// index can look at that kind's resources only.
+func (m *Matcher) literalKind() (string, bool) {
+	if m.kind == nil || m.kind.re != nil {
+		return "", false
+	}
+	return m.kind.literal, true
+}
+
+// GlobHint returns the regular expression the user probably meant when the
+// name pattern looks like a shell glob ("app1-*" → "app1-.*"), or "".
+func GlobHint(expr string) string {
+	if !strings.Contains(expr, "*") {
+		return ""
+	}
+	var b strings.Builder
+	changed := false
+	for i := 0; i < len(expr); i++ {
+		c := expr[i]
+		prev := byte(0)
+		if i > 0 {
+			prev = expr[i-1]
+		}
+		switch {
+		case c == '*' && (i == 0 || !strings.ContainsRune(".)]\\", rune(prev))):
+			b.WriteString(".*")
+			changed = true
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if !changed {
+		return ""
+	}
+	return b.String()
+}

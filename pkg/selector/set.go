@@ -1,0 +1,125 @@
+package selector
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Set is the selection of one config entry: the union of its targets minus
+// whatever any reject selector matches. No target at all selects everything.
+type Set struct {
+	Target  *Selector  `json:"target,omitempty" yaml:"target,omitempty"`
+	Targets []Selector `json:"targets,omitempty" yaml:"targets,omitempty"`
+	Reject  []Selector `json:"reject,omitempty" yaml:"reject,omitempty"`
+}
+
+// SetMatcher is a compiled Set.
+type SetMatcher struct {
+	targets []*Matcher
+	reject  []*Matcher
+}
+
+// All returns the target selectors of the set, for messages.
+func (s Set) All() []Selector {
+	var all []Selector
+	if s.Target != nil {
+		all = append(all, *s.Target)
+	}
+	return append(all, s.Targets...)
+}
+
+// CompileSet compiles every selector of the set; errors name the selector
+// (target, targets[1], reject[0]) and its field.
+func CompileSet(s Set) (*SetMatcher, error) {
+	sm := &SetMatcher{}
+	if s.Target != nil {
+		m, err := Compile(*s.Target)
+		if err != nil {
+			return nil, fmt.Errorf("target.%v", err)
+		}
+		sm.targets = append(sm.targets, m)
+	}
+	for i, t := range s.Targets {
+		m, err := Compile(t)
+		if err != nil {
+			return nil, fmt.Errorf("targets[%d].%v", i, err)
+		}
+		sm.targets = append(sm.targets, m)
+	}
+	for i, t := range s.Reject {
+		m, err := Compile(t)
+		if err != nil {
+			return nil, fmt.Errorf("reject[%d].%v", i, err)
+		}
+		sm.reject = append(sm.reject, m)
+	}
+	return sm, nil
+}
+
+// Matches reports whether one resource is selected.
+func (sm *SetMatcher) Matches(r *Resource) bool {
+	for _, m := range sm.reject {
+		if m.Matches(r) {
+			return false
+		}
+	}
+	if len(sm.targets) == 0 {
+		return true
+	}
+	for _, m := range sm.targets {
+		if m.Matches(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Select returns the positions of the selected items, in item order. Only
+// the items of the named kinds are examined when every target names one.
+func (sm *SetMatcher) Select(ix *Index) []int {
+	var out []int
+	consider := func(i int) {
+		if !ix.removed[i] && sm.Matches(&ix.resources[i]) {
+			out = append(out, i)
+		}
+	}
+	if cands, ok := sm.candidates(ix); ok {
+		for _, i := range cands {
+			consider(i)
+		}
+		return out
+	}
+	for i := range ix.items {
+		consider(i)
+	}
+	return out
+}
+
+// candidates merges the per-kind lists when every target names a literal
+// kind; otherwise every item must be looked at.
+func (sm *SetMatcher) candidates(ix *Index) ([]int, bool) {
+	if len(sm.targets) == 0 {
+		return nil, false
+	}
+	if len(sm.targets) == 1 {
+		if _, ok := sm.targets[0].literalKind(); ok {
+			return ix.candidates(sm.targets[0]), true
+		}
+		return nil, false
+	}
+	seen := map[int]bool{}
+	var all []int
+	for _, m := range sm.targets {
+		if _, ok := m.literalKind(); !ok {
+			return nil, false
+		}
+		for _, i := range ix.candidates(m) {
+			if !seen[i] {
+				seen[i] = true
+				all = append(all, i)
+			}
+		}
+	}
+	sort.Ints(all)
+	return all, true
+}

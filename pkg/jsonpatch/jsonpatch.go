@@ -1,0 +1,143 @@
+// Package jsonpatch applies RFC 6902 JSON patches and RFC 7386 merge patches
+// to kyaml documents.
+//
+// The patch semantics are github.com/evanphx/json-patch/v5's, applied to the
+// document's JSON form. The result is then folded back into the original
+// yaml nodes (see sync.go), so that everything the patch did not change
+// keeps its comments, key order and quoting.
+package jsonpatch
+
+import (
+	"fmt"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Ops is a parsed RFC 6902 patch: a list of operations.
+type Ops struct {
+	patch jsonpatch.Patch
+}
+
+// ParseOps reads a JSON patch written in JSON or YAML (a list of operations).
+// Each operation is checked first, so an error names it: op[2].
+func ParseOps(doc *yaml.RNode) (*Ops, error) {
+	if doc.YNode().Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("a JSON patch is a list of operations, got a %s", kindName(doc))
+	}
+	for i, op := range doc.YNode().Content {
+		if err := checkOp(op); err != nil {
+			return nil, fmt.Errorf("op[%d]: %v", i, err)
+		}
+	}
+	b, err := toJSON(doc.YNode())
+	if err != nil {
+		return nil, err
+	}
+	p, err := jsonpatch.DecodePatch(b)
+	if err != nil {
+		return nil, err
+	}
+	return &Ops{patch: p}, nil
+}
+
+func checkOp(op *yaml.Node) error {
+	if op.Kind != yaml.MappingNode {
+		return fmt.Errorf("an operation is a map with op and path")
+	}
+	fields := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(op.Content); i += 2 {
+		fields[op.Content[i].Value] = op.Content[i+1]
+	}
+	kind := ""
+	if n := fields["op"]; n != nil {
+		kind = n.Value
+	}
+	need := []string{"path"}
+	switch kind {
+	case "add", "replace", "test":
+		need = append(need, "value")
+	case "remove":
+	case "move", "copy":
+		need = append(need, "from")
+	case "":
+		return fmt.Errorf(`missing "op"`)
+	default:
+		return fmt.Errorf("unknown op %q (want add, remove, replace, move, copy or test)", kind)
+	}
+	for _, f := range need {
+		if fields[f] == nil {
+			return fmt.Errorf(`%s: missing %q`, kind, f)
+		}
+	}
+	return nil
+}
+
+// Apply applies the operations to doc in place. On error doc is unchanged
+// and the error names the failing operation and its path.
+func (o *Ops) Apply(doc *yaml.RNode) error {
+	in, err := toJSON(doc.YNode())
+	if err != nil {
+		return err
+	}
+	out, err := o.patch.Apply(in)
+	if err != nil {
+		return o.explain(in, err)
+	}
+	return syncJSON(doc, out)
+}
+
+// explain finds the operation that failed by applying them one at a time;
+// only a failing patch pays for it.
+func (o *Ops) explain(in []byte, whole error) error {
+	cur := in
+	for i, op := range o.patch {
+		next, err := jsonpatch.Patch{op}.Apply(cur)
+		if err != nil {
+			path, _ := op.Path()
+			return fmt.Errorf("op[%d] %s %s: %v", i, op.Kind(), path, err)
+		}
+		cur = next
+	}
+	return whole
+}
+
+// MergePatch is a parsed RFC 7386 merge patch.
+type MergePatch struct{ raw []byte }
+
+// ParseMergePatch reads a merge patch (a map) written in JSON or YAML.
+func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
+	if doc.YNode().Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("a merge patch is a map, got a %s", kindName(doc))
+	}
+	b, err := toJSON(doc.YNode())
+	if err != nil {
+		return nil, err
+	}
+	return &MergePatch{raw: b}, nil
+}
+
+// Apply merges the patch into doc in place.
+func (m *MergePatch) Apply(doc *yaml.RNode) error {
+	in, err := toJSON(doc.YNode())
+	if err != nil {
+		return err
+	}
+	out, err := jsonpatch.MergePatch(in, m.raw)
+	if err != nil {
+		return err
+	}
+	return syncJSON(doc, out)
+}
+
+func kindName(n *yaml.RNode) string {
+	switch n.YNode().Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.MappingNode:
+		return "map"
+	case yaml.ScalarNode:
+		return "scalar"
+	}
+	return "document"
+}

@@ -1,0 +1,126 @@
+package jsonpatch
+
+import (
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api # the API
+  labels:
+    app: api
+spec:
+  replicas: 1 # scaled by HPA
+  template:
+    spec:
+      containers:
+      # main container
+      - name: api
+        image: 'example/api:1.0'
+        args: ["--port", "8080"]
+      - name: log
+        image: log:1
+`
+
+func apply(t *testing.T, patch string, merge bool) (string, error) {
+	t.Helper()
+	doc := yaml.MustParse(deployment)
+	p := yaml.MustParse(patch)
+	var err error
+	if merge {
+		var m *MergePatch
+		if m, err = ParseMergePatch(p); err == nil {
+			err = m.Apply(doc)
+		}
+	} else {
+		var o *Ops
+		if o, err = ParseOps(p); err == nil {
+			err = o.Apply(doc)
+		}
+	}
+	return doc.MustString(), err
+}
+
+func TestOpsKeepUntouchedLayout(t *testing.T) {
+	got, err := apply(t, `[{op: replace, path: /spec/replicas, value: 3},
+	  {op: add, path: /spec/template/spec/containers/1, value: {name: envoy, image: "envoy:1"}},
+	  {op: add, path: /metadata/labels/tier, value: backend}]`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.NewReplacer(
+		"replicas: 1 # scaled by HPA", "replicas: 3 # scaled by HPA",
+		"    app: api\n", "    app: api\n    tier: backend\n",
+		"      - name: log\n", "      - name: envoy\n        image: envoy:1\n      - name: log\n",
+	).Replace(deployment)
+	if got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestOpsRemoveAndTest(t *testing.T) {
+	got, err := apply(t, `[{op: test, path: /metadata/name, value: api}, {op: remove, path: /spec/template/spec/containers/1}]`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, "log") || !strings.Contains(got, "# main container") {
+		t.Fatalf("got:\n%s", got)
+	}
+}
+
+func TestOpsErrorNamesTheOperation(t *testing.T) {
+	_, err := apply(t, `[{op: replace, path: /spec/replicas, value: 2}, {op: replace, path: /spec/paused, value: true}]`, false)
+	if err == nil || !strings.Contains(err.Error(), "op[1] replace /spec/paused") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestParseOpsRejectsBadPatches(t *testing.T) {
+	for patch, want := range map[string]string{
+		`{op: add}`:                    "list of operations",
+		`[{op: frobnicate, path: /a}]`: `unknown op "frobnicate"`,
+		`[{op: add, value: 1}]`:        `missing "path"`,
+		`[{op: move, path: /a}]`:       `missing "from"`,
+	} {
+		_, err := ParseOps(yaml.MustParse(patch))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", patch, err, want)
+		}
+	}
+}
+
+func TestMergePatch(t *testing.T) {
+	got, err := apply(t, `{metadata: {labels: {app: null, team: a}}, spec: {replicas: 5}}`, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.NewReplacer(
+		"replicas: 1 # scaled by HPA", "replicas: 5 # scaled by HPA",
+		"    app: api\n", "    team: a\n",
+	).Replace(deployment)
+	if got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestScalarTypeChangeDropsQuotes(t *testing.T) {
+	doc := yaml.MustParse("a: '1'\nb: x\n")
+	o, _ := ParseOps(yaml.MustParse(`[{op: replace, path: /a, value: 2}, {op: replace, path: /b, value: "true"}]`))
+	if err := o.Apply(doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.MustString(); got != "a: 2\nb: \"true\"\n" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestParseOpsErrorsAreReadable(t *testing.T) {
+	_, err := ParseOps(yaml.MustParse(`[{op: add, path: /a, value: 1}, {op: replace}]`))
+	if err == nil || !strings.Contains(err.Error(), "op[1]") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -133,12 +133,12 @@ func Compile(s Selector) (*Matcher, error) {
 	}
 	if s.LabelSelector != "" {
 		if m.labels, err = labels.Parse(s.LabelSelector); err != nil {
-			return nil, fmt.Errorf("labelSelector: %v", err)
+			return nil, fmt.Errorf("labelSelector %q: %v", s.LabelSelector, err)
 		}
 	}
 	if s.AnnotationSelector != "" {
 		if m.annotations, err = labels.Parse(s.AnnotationSelector); err != nil {
-			return nil, fmt.Errorf("annotationSelector: %v (annotation values that are not valid label values, such as URLs, can be matched exactly with matchAnnotations)", err)
+			return nil, fmt.Errorf("annotationSelector %q: %v (annotation values that are not valid label values, such as URLs, can be matched exactly with matchAnnotations)", err)
 		}
 	}
 	return m, nil

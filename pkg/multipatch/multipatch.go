@@ -1,0 +1,247 @@
+// Package multipatch applies patches to every resource their selectors
+// match: kustomize's patches, generalised as the KEP "Extend Kustomize
+// Patches to Multiple Targets" proposed, with warnings where kustomize is
+// silent.
+package multipatch
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
+	"github.com/patchwork-krm/patchwork/pkg/selector"
+	"github.com/patchwork-krm/patchwork/pkg/smp"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Function is the multi-patch function.
+var Function = fnrun.Function{
+	Name:  "multi-patch",
+	Short: "apply strategic merge, JSON and merge patches to every resource a selector matches",
+	Kinds: []string{kindMultiPatch, kindPatchTransformer},
+	Run:   run,
+}
+
+// maxErrors bounds the error results of one run: past that, more of the
+// same helps nobody.
+const maxErrors = 50
+
+// compiled is a config entry ready to run.
+type compiled struct {
+	entry
+	docs []*document
+	sel  *selector.SetMatcher // nil: each document selects its own resource
+}
+
+func run(req *fnrun.Request) error {
+	entries, err := decode(req.Config)
+	if err != nil {
+		return err
+	}
+	var errs framework.Results
+	var patches []*compiled
+	for _, e := range entries {
+		c, err := compile(req, e)
+		if err != nil {
+			errs = append(errs, fnrun.Errorf(e.name, nil, "", "%v", err))
+			continue
+		}
+		patches = append(patches, c)
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+
+	a := applier{req: req, ix: selector.NewIndex(req.Items)}
+	for _, c := range patches {
+		a.run(c)
+		if len(a.errs) >= maxErrors {
+			break
+		}
+	}
+	if len(a.errs) > 0 {
+		return a.errs
+	}
+	req.Items = a.ix.Items()
+	return nil
+}
+
+func compile(req *fnrun.Request, e entry) (*compiled, error) {
+	switch e.OnNoMatch {
+	case "", "warn", "error", "ignore":
+	default:
+		return nil, fmt.Errorf("onNoMatch: %q is not one of warn, error, ignore", e.OnNoMatch)
+	}
+	text, err := patchText(req, e.Patch)
+	if err != nil {
+		return nil, err
+	}
+	targeted := e.Target != nil || len(e.Targets) > 0
+	docs, err := parseDocuments(text, e.Type, targeted, e.Reject)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiled{entry: e, docs: docs}
+	if targeted {
+		if c.sel, err = selector.CompileSet(e.Set); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// patchText returns the patch of an entry, inline or from its file.
+func patchText(req *fnrun.Request, p Patch) (string, error) {
+	path := p.Path
+	if p.File != "" {
+		if path != "" && path != p.File {
+			return "", fmt.Errorf("path and file name the same thing; give one")
+		}
+		path = p.File
+	}
+	switch {
+	case p.Patch != "" && path != "":
+		return "", fmt.Errorf("both patch and path are set; give one")
+	case p.Patch != "":
+		return p.Patch, nil
+	case path != "":
+		b, err := req.ReadFile(path)
+		if err != nil {
+			return "", fmt.Errorf("path: %w", err)
+		}
+		return string(b), nil
+	}
+	return "", fmt.Errorf("no patch: give patch (inline) or path (a file)")
+}
+
+// applier applies compiled entries in order, each on the result of the one
+// before, keeping the selection index current.
+type applier struct {
+	req    *fnrun.Request
+	ix     *selector.Index
+	schema *schema.Schema
+	errs   framework.Results
+}
+
+func (a *applier) schemaFor(res *yaml.RNode) *schema.Type {
+	if a.schema == nil {
+		s, err := schema.Builtin().WithCRDs(a.ix.Items())
+		if err != nil {
+			a.errs = append(a.errs, fnrun.Errorf("", nil, "", "reading CustomResourceDefinitions: %v", err))
+			s = schema.Builtin()
+		}
+		a.schema = s
+	}
+	return a.schema.Lookup(res.GetApiVersion(), res.GetKind())
+}
+
+func (a *applier) run(c *compiled) {
+	matched := 0
+	for _, d := range c.docs {
+		sel := c.sel
+		if sel == nil {
+			sel = d.own
+		}
+		for _, i := range sel.Select(a.ix) {
+			matched++
+			a.applyOne(c, d, i)
+		}
+	}
+	if matched > 0 {
+		return
+	}
+	msg := "matches no resource"
+	if sels := c.All(); len(sels) > 0 {
+		var s []string
+		for _, sel := range sels {
+			s = append(s, sel.String())
+		}
+		msg = "target " + strings.Join(s, " or ") + " matches no resource"
+		for _, sel := range sels {
+			if hint := selector.GlobHint(sel.Name); hint != "" {
+				msg += fmt.Sprintf(" (name is a regular expression, not a shell glob: did you mean %q?)", hint)
+			}
+		}
+	} else if c.docs[0].node != nil {
+		msg = fmt.Sprintf("the patch names %s %s %q, which is not among the resources", c.docs[0].node.GetApiVersion(), c.docs[0].node.GetKind(), c.docs[0].node.GetName())
+	}
+	switch c.OnNoMatch {
+	case "ignore":
+	case "error":
+		a.errs = append(a.errs, fnrun.Errorf(c.name, nil, "", "%s", msg))
+	default:
+		a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, nil, "", "%s", msg))
+	}
+}
+
+func (a *applier) applyOne(c *compiled, d *document, i int) {
+	res := a.ix.Item(i)
+	before := identityOf(res)
+	var t *schema.Type
+	if d.typ == typeSMP {
+		t = a.schemaFor(res)
+	}
+	remove, err := d.apply(res, t)
+	if err != nil {
+		field := ""
+		if se, ok := err.(*smp.Error); ok {
+			field, err = se.Path, fmt.Errorf("%s", se.Msg)
+		}
+		a.errs = append(a.errs, fnrun.Errorf(c.name, res, field, "%v", err))
+		return
+	}
+	if remove {
+		a.ix.Remove(i)
+		return
+	}
+	if d.touchesIdentity {
+		if undone := before.restore(res, c.Options, d.typ == typeSMP); undone != "" && d.typ != typeSMP {
+			a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, res, undone,
+				"the patch changes %s; the change was undone (set options.%s: true to allow it)", undone, optionFor(undone)))
+		}
+		a.ix.Refresh(i)
+	}
+}
+
+func optionFor(field string) string {
+	if field == "kind" {
+		return "allowKindChange"
+	}
+	return "allowNameChange"
+}
+
+// identity is what a patch may not change unless the options allow it.
+type identity struct{ apiVersion, kind, name, namespace string }
+
+func identityOf(r *yaml.RNode) identity {
+	return identity{r.GetApiVersion(), r.GetKind(), r.GetName(), r.GetNamespace()}
+}
+
+// restore undoes kind and name changes the options do not allow, and for a
+// strategic merge patch apiVersion and namespace changes too (its own are
+// an address, not an edit; kustomize does the same). It returns the field
+// whose change it undid, if any.
+func (id identity) restore(r *yaml.RNode, o Options, strategic bool) string {
+	undone := ""
+	if strategic && r.GetApiVersion() != id.apiVersion {
+		r.SetApiVersion(id.apiVersion)
+	}
+	if strategic && r.GetNamespace() != id.namespace {
+		if id.namespace == "" {
+			_ = r.PipeE(yaml.Lookup("metadata"), yaml.Clear("namespace"))
+		} else {
+			_ = r.SetNamespace(id.namespace)
+		}
+	}
+	if !o.AllowKindChange && r.GetKind() != id.kind {
+		r.SetKind(id.kind)
+		undone = "kind"
+	}
+	if !o.AllowNameChange && r.GetName() != id.name {
+		_ = r.SetName(id.name)
+		undone = "metadata.name"
+	}
+	return undone
+}

@@ -138,7 +138,7 @@ func Compile(s Selector) (*Matcher, error) {
 	}
 	if s.AnnotationSelector != "" {
 		if m.annotations, err = labels.Parse(s.AnnotationSelector); err != nil {
-			return nil, fmt.Errorf("annotationSelector %q: %v (annotation values that are not valid label values, such as URLs, can be matched exactly with matchAnnotations)", err)
+			return nil, fmt.Errorf("annotationSelector %q: %v (annotation values that are not valid label values, such as URLs, can be matched exactly with matchAnnotations)", s.AnnotationSelector, err)
 		}
 	}
 	return m, nil

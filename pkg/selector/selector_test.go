@@ -1,0 +1,143 @@
+package selector
+
+import (
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+func res(t *testing.T, s string) *yaml.RNode {
+	t.Helper()
+	return yaml.MustParse(s)
+}
+
+var items = []string{
+	"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app1-web, namespace: prod, labels: {env: dev}, annotations: {docs: 'https://x/y'}}\n",
+	"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app1-api, labels: {env: qa, legacy: 'true'}}\n",
+	"apiVersion: v1\nkind: Service\nmetadata: {name: app1-web, namespace: prod, labels: {env: dev}}\n",
+	"apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w, namespace: staging}\n",
+}
+
+func index(t *testing.T) *Index {
+	var nodes []*yaml.RNode
+	for _, s := range items {
+		nodes = append(nodes, res(t, s))
+	}
+	return NewIndex(nodes)
+}
+
+func TestSelect(t *testing.T) {
+	ix := index(t)
+	for _, tc := range []struct {
+		name string
+		set  Set
+		want []int
+	}{
+		{"empty selects everything", Set{}, []int{0, 1, 2, 3}},
+		{"empty target selects everything", Set{Target: &Selector{}}, []int{0, 1, 2, 3}},
+		{"kind literal", Set{Target: &Selector{Kind: "Deployment"}}, []int{0, 1}},
+		{"kind regex", Set{Target: &Selector{Kind: "Deploy.*|Service"}}, []int{0, 1, 2}},
+		{"regex is anchored", Set{Target: &Selector{Kind: "Deploy"}}, nil},
+		{"name regex", Set{Target: &Selector{Name: "app1-.*"}}, []int{0, 1, 2}},
+		{"group of core is empty", Set{Target: &Selector{Group: "", Version: "v1", Kind: "Service"}}, []int{2}},
+		{"group regex", Set{Target: &Selector{Group: `.*\.com`}}, []int{3}},
+		{"version", Set{Target: &Selector{Version: "v1beta1"}}, []int{3}},
+		{"namespace", Set{Target: &Selector{Namespace: "prod|staging"}}, []int{0, 2, 3}},
+		{"no namespace is default", Set{Target: &Selector{Namespace: "default"}}, []int{1}},
+		{"label selector", Set{Target: &Selector{LabelSelector: "env in (dev,qa),!legacy"}}, []int{0, 2}},
+		{"annotation selector", Set{Target: &Selector{AnnotationSelector: "docs"}}, []int{0}},
+		{"match annotations take any value", Set{Target: &Selector{MatchAnnotations: map[string]string{"docs": "https://x/y"}}}, []int{0}},
+		{"match annotations exact", Set{Target: &Selector{MatchAnnotations: map[string]string{"docs": "https://x"}}}, nil},
+		{"fields are ANDed", Set{Target: &Selector{Kind: "Deployment", LabelSelector: "env=dev"}}, []int{0}},
+		{"targets are a union", Set{Targets: []Selector{{Kind: "Service"}, {Kind: "Widget"}}}, []int{2, 3}},
+		{"target and targets", Set{Target: &Selector{Kind: "Widget"}, Targets: []Selector{{Kind: "Service"}}}, []int{2, 3}},
+		{"union with a regex kind", Set{Targets: []Selector{{Kind: "Serv.*"}, {Name: "w"}}}, []int{2, 3}},
+		{"reject", Set{Target: &Selector{Kind: "Deployment"}, Reject: []Selector{{LabelSelector: "legacy"}}}, []int{0}},
+		{"reject only", Set{Reject: []Selector{{Namespace: "prod"}}}, []int{1, 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := CompileSet(tc.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := m.Select(ix)
+			if fmtInts(got) != fmtInts(tc.want) {
+				t.Fatalf("selected %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func fmtInts(s []int) string {
+	var b strings.Builder
+	for _, i := range s {
+		b.WriteString(" ")
+		b.WriteByte(byte('0' + i))
+	}
+	return b.String()
+}
+
+func TestIndexFollowsChanges(t *testing.T) {
+	ix := index(t)
+	m, _ := CompileSet(Set{Target: &Selector{Kind: "Deployment", LabelSelector: "team=a"}})
+	if got := m.Select(ix); len(got) != 0 {
+		t.Fatalf("selected %v before the change", got)
+	}
+	ix.Item(1).PipeE(yaml.SetLabel("team", "a"))
+	ix.Refresh(1)
+	if got := m.Select(ix); len(got) != 1 || got[0] != 1 {
+		t.Fatalf("selected %v after relabelling", got)
+	}
+	ix.Item(3).SetKind("Deployment")
+	ix.Item(3).PipeE(yaml.SetLabel("team", "a"))
+	ix.Refresh(3)
+	if got := m.Select(ix); len(got) != 2 || got[1] != 3 {
+		t.Fatalf("selected %v after a kind change", got)
+	}
+	ix.Remove(1)
+	if got := m.Select(ix); len(got) != 1 || got[0] != 3 {
+		t.Fatalf("selected %v after removal", got)
+	}
+	if n := len(ix.Items()); n != 3 {
+		t.Fatalf("%d items left", n)
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	for _, tc := range []struct {
+		set  Set
+		want string
+	}{
+		{Set{Target: &Selector{Name: "*-web"}}, `target.name: invalid regular expression "*-web"`},
+		{Set{Targets: []Selector{{}, {Kind: "("}}}, "targets[1].kind"},
+		{Set{Reject: []Selector{{LabelSelector: "a in (b"}}}, "reject[0].labelSelector"},
+		{Set{Target: &Selector{AnnotationSelector: "url=https://x/y"}}, "matchAnnotations"},
+	} {
+		_, err := CompileSet(tc.set)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: err = %v, want %q", tc.set, err, tc.want)
+		}
+	}
+}
+
+func TestGlobHint(t *testing.T) {
+	for in, want := range map[string]string{
+		"app1-*":  "app1-.*",
+		"*-web":   ".*-web",
+		"app1-.*": "",
+		"(a|b)*":  "",
+		"web":     "",
+	} {
+		if got := GlobHint(in); got != want {
+			t.Errorf("GlobHint(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestString(t *testing.T) {
+	s := Selector{Kind: "Deployment", Name: "app1-*", MatchAnnotations: map[string]string{"b": "2", "a": "1"}}
+	if got := s.String(); got != "{kind=Deployment name=app1-* matchAnnotations=a=1,b=2}" {
+		t.Fatalf("got %q", got)
+	}
+}

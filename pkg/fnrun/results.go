@@ -42,8 +42,8 @@ func result(sev framework.Severity, entry string, res *yaml.RNode, field, msg st
 	if res != nil {
 		where = append(where, Describe(res))
 		r.ResourceRef = &yaml.ResourceIdentifier{
-			TypeMeta:   yaml.TypeMeta{APIVersion: res.GetApiVersion(), Kind: res.GetKind()},
-			NameMeta:   yaml.NameMeta{Name: res.GetName(), Namespace: res.GetNamespace()},
+			TypeMeta: yaml.TypeMeta{APIVersion: res.GetApiVersion(), Kind: res.GetKind()},
+			NameMeta: yaml.NameMeta{Name: res.GetName(), Namespace: res.GetNamespace()},
 		}
 		if path := res.GetAnnotations()[kioutil.PathAnnotation]; path != "" {
 			r.File = &framework.File{Path: path}

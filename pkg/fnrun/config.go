@@ -71,3 +71,28 @@ func unwrapPathError(err error) error {
 	}
 	return err
 }
+
+// InlineOrFile returns an entry's content given either inline (the config's
+// `patch` field) or as a file (`path`, with `file` accepted as the KEP's
+// name for it).
+func (r *Request) InlineOrFile(inline, path, file string) (string, error) {
+	if file != "" {
+		if path != "" && path != file {
+			return "", fmt.Errorf("path and file name the same thing; give one")
+		}
+		path = file
+	}
+	switch {
+	case inline != "" && path != "":
+		return "", fmt.Errorf("both patch and path are set; give one")
+	case inline != "":
+		return inline, nil
+	case path != "":
+		b, err := r.ReadFile(path)
+		if err != nil {
+			return "", fmt.Errorf("path: %w", err)
+		}
+		return string(b), nil
+	}
+	return "", nil
+}

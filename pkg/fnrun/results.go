@@ -57,3 +57,32 @@ func result(sev framework.Severity, entry string, res *yaml.RNode, field, msg st
 	r.Message = strings.Join(where, ": ")
 	return r
 }
+
+// OnNoMatch policies: what an entry that selects nothing reports.
+var onNoMatchPolicies = []string{"warn", "error", "ignore"}
+
+// CheckOnNoMatch validates an onNoMatch value ("" means warn).
+func CheckOnNoMatch(policy string) error {
+	if policy == "" {
+		return nil
+	}
+	for _, p := range onNoMatchPolicies {
+		if policy == p {
+			return nil
+		}
+	}
+	return fmt.Errorf("onNoMatch: %q is not one of %s", policy, strings.Join(onNoMatchPolicies, ", "))
+}
+
+// NoMatch records that an entry selected nothing, as its onNoMatch policy
+// says: a warning (the default; kustomize is silent, and users lose hours
+// to it), an error, or nothing.
+func (r *Request) NoMatch(policy, entry, msg string) {
+	switch policy {
+	case "ignore":
+	case "error":
+		r.Results = append(r.Results, Errorf(entry, nil, "", "%s", msg))
+	default:
+		r.Results = append(r.Results, Warningf(entry, nil, "", "%s", msg))
+	}
+}

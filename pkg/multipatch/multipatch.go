@@ -6,7 +6,6 @@ package multipatch
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
@@ -69,14 +68,15 @@ func run(req *fnrun.Request) error {
 }
 
 func compile(req *fnrun.Request, e entry) (*compiled, error) {
-	switch e.OnNoMatch {
-	case "", "warn", "error", "ignore":
-	default:
-		return nil, fmt.Errorf("onNoMatch: %q is not one of warn, error, ignore", e.OnNoMatch)
+	if err := fnrun.CheckOnNoMatch(e.OnNoMatch); err != nil {
+		return nil, err
 	}
-	text, err := patchText(req, e.Patch)
+	text, err := req.InlineOrFile(e.Patch.Patch, e.Path, e.File)
 	if err != nil {
 		return nil, err
+	}
+	if text == "" {
+		return nil, fmt.Errorf("no patch: give patch (inline) or path (a file)")
 	}
 	targeted := e.Target != nil || len(e.Targets) > 0
 	docs, err := parseDocuments(text, e.Type, targeted, e.Reject)
@@ -90,30 +90,6 @@ func compile(req *fnrun.Request, e entry) (*compiled, error) {
 		}
 	}
 	return c, nil
-}
-
-// patchText returns the patch of an entry, inline or from its file.
-func patchText(req *fnrun.Request, p Patch) (string, error) {
-	path := p.Path
-	if p.File != "" {
-		if path != "" && path != p.File {
-			return "", fmt.Errorf("path and file name the same thing; give one")
-		}
-		path = p.File
-	}
-	switch {
-	case p.Patch != "" && path != "":
-		return "", fmt.Errorf("both patch and path are set; give one")
-	case p.Patch != "":
-		return p.Patch, nil
-	case path != "":
-		b, err := req.ReadFile(path)
-		if err != nil {
-			return "", fmt.Errorf("path: %w", err)
-		}
-		return string(b), nil
-	}
-	return "", fmt.Errorf("no patch: give patch (inline) or path (a file)")
 }
 
 // applier applies compiled entries in order, each on the result of the one
@@ -152,28 +128,11 @@ func (a *applier) run(c *compiled) {
 	if matched > 0 {
 		return
 	}
-	msg := "matches no resource"
-	if sels := c.All(); len(sels) > 0 {
-		var s []string
-		for _, sel := range sels {
-			s = append(s, sel.String())
-		}
-		msg = "target " + strings.Join(s, " or ") + " matches no resource"
-		for _, sel := range sels {
-			if hint := selector.GlobHint(sel.Name); hint != "" {
-				msg += fmt.Sprintf(" (name is a regular expression, not a shell glob: did you mean %q?)", hint)
-			}
-		}
-	} else if c.docs[0].node != nil {
+	msg := c.Set.NoMatch()
+	if c.sel == nil && c.docs[0].node != nil {
 		msg = fmt.Sprintf("the patch names %s %s %q, which is not among the resources", c.docs[0].node.GetApiVersion(), c.docs[0].node.GetKind(), c.docs[0].node.GetName())
 	}
-	switch c.OnNoMatch {
-	case "ignore":
-	case "error":
-		a.errs = append(a.errs, fnrun.Errorf(c.name, nil, "", "%s", msg))
-	default:
-		a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, nil, "", "%s", msg))
-	}
+	a.req.NoMatch(c.OnNoMatch, c.name, msg)
 }
 
 func (a *applier) applyOne(c *compiled, d *document, i int) {

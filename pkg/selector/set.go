@@ -3,6 +3,7 @@ package selector
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Set is the selection of one config entry: the union of its targets minus
@@ -122,4 +123,25 @@ func (sm *SetMatcher) candidates(ix *Index) ([]int, bool) {
 	}
 	sort.Ints(all)
 	return all, true
+}
+
+// NoMatch explains, for a warning, that the set selected nothing; when a
+// name pattern looks like a shell glob it says which expression was
+// probably meant.
+func (s Set) NoMatch() string {
+	sels := s.All()
+	if len(sels) == 0 {
+		return "matches no resource"
+	}
+	var parts []string
+	for _, sel := range sels {
+		parts = append(parts, sel.String())
+	}
+	msg := "target " + strings.Join(parts, " or ") + " matches no resource"
+	for _, sel := range sels {
+		if hint := GlobHint(sel.Name); hint != "" {
+			msg += fmt.Sprintf(" (name is a regular expression, not a shell glob: did you mean %q?)", hint)
+		}
+	}
+	return msg
 }

@@ -1,0 +1,119 @@
+package podspec
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/selector"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+const kindPodSpecPatch = "fn.patchwork.dev/v1alpha1/PodSpecPatch"
+
+// Config is the PodSpecPatch function config.
+type Config struct {
+	APIVersion     string         `json:"apiVersion"`
+	Kind           string         `json:"kind"`
+	Metadata       map[string]any `json:"metadata,omitempty"`
+	PatchesPodSpec []Patch        `json:"patchesPodSpec"`
+	PodSpecPaths   []PodSpecPath  `json:"podSpecPaths,omitempty"`
+}
+
+// Patch is one entry of patchesPodSpec.
+type Patch struct {
+	// Patch is a PodSpec, merged strategically; or Path/File name a file
+	// holding it.
+	Patch string `json:"patch,omitempty"`
+	Path  string `json:"path,omitempty"`
+	File  string `json:"file,omitempty"`
+	// MatchAnnotations: the workload's metadata.annotations must carry
+	// every one, with exactly that value (the KEP's selector).
+	MatchAnnotations map[string]string `json:"matchAnnotations,omitempty"`
+	selector.Set
+	// ContainerPatch is applied to each container: a Container map
+	// (strategic) or a list of JSON patch operations relative to it.
+	ContainerPatch string `json:"containerPatch,omitempty"`
+	// ContainerNames limits ContainerPatch to the containers whose whole
+	// name matches this regular expression.
+	ContainerNames string `json:"containerNames,omitempty"`
+	// InitContainers extends ContainerPatch to the init containers.
+	InitContainers bool   `json:"initContainers,omitempty"`
+	OnNoMatch      string `json:"onNoMatch,omitempty"`
+}
+
+// PodSpecPath tells where the PodSpec of a custom workload lives.
+type PodSpecPath struct {
+	Group string `json:"group,omitempty"`
+	Kind  string `json:"kind"`
+	// Path is a dotted field path, e.g. spec.runner.podSpec.
+	Path string `json:"path"`
+}
+
+func decode(config *yaml.RNode) (*Config, error) {
+	var c Config
+	if err := fnrun.Decode(config, &c); err != nil {
+		return nil, err
+	}
+	if len(c.PatchesPodSpec) == 0 {
+		return nil, fmt.Errorf("PodSpecPatch %s: no patchesPodSpec", config.GetName())
+	}
+	for i, p := range c.PodSpecPaths {
+		if p.Kind == "" || p.Path == "" {
+			return nil, fmt.Errorf("podSpecPaths[%d]: kind and path are required", i)
+		}
+		for _, seg := range strings.Split(p.Path, ".") {
+			if seg == "" {
+				return nil, fmt.Errorf("podSpecPaths[%d]: path %q has an empty segment", i, p.Path)
+			}
+		}
+	}
+	return &c, nil
+}
+
+// selection folds matchAnnotations into the entry's selectors: every target
+// must also carry the annotations.
+func (p Patch) selection() (selector.Set, error) {
+	for k, v := range p.MatchAnnotations {
+		if v == "" {
+			return selector.Set{}, fmt.Errorf("matchAnnotations: %q has an empty value; give the value the workloads carry", k)
+		}
+	}
+	set := p.Set
+	if len(p.MatchAnnotations) == 0 {
+		return set, nil
+	}
+	with := func(s selector.Selector) (selector.Selector, error) {
+		m := map[string]string{}
+		for k, v := range s.MatchAnnotations {
+			m[k] = v
+		}
+		for k, v := range p.MatchAnnotations {
+			if old, ok := m[k]; ok && old != v {
+				return s, fmt.Errorf("matchAnnotations: %q is %q here but %q in a target: no workload can match both", k, v, old)
+			}
+			m[k] = v
+		}
+		s.MatchAnnotations = m
+		return s, nil
+	}
+	if set.Target == nil && len(set.Targets) == 0 {
+		set.Target = &selector.Selector{}
+	}
+	if set.Target != nil {
+		t, err := with(*set.Target)
+		if err != nil {
+			return set, err
+		}
+		set.Target = &t
+	}
+	targets := make([]selector.Selector, len(set.Targets))
+	for i, t := range set.Targets {
+		var err error
+		if targets[i], err = with(t); err != nil {
+			return set, err
+		}
+	}
+	set.Targets = targets
+	return set, nil
+}

@@ -49,6 +49,10 @@ type Type struct {
 	// RetainKeys marks a map whose patch strategy is "retainKeys"
 	// (a union such as a Deployment's strategy or a volume source).
 	RetainKeys bool
+	// ReplaceMap marks a map that a patch replaces as a whole instead of
+	// merging into it (patchStrategy "replace": a PodDisruptionBudget's
+	// selector).
+	ReplaceMap bool
 }
 
 // Field returns the type of a map's field, or nil when unknown.

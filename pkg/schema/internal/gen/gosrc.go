@@ -1,0 +1,224 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// goPackage is what the Go sources of one API package tell us.
+type goPackage struct {
+	prefix  string // schema name prefix, io.k8s.api.apps.v1
+	group   string // API group; "" for the core group
+	version string // API version; "" when the package declares none
+	kinds   []string
+	structs map[string]*goStruct // by Go type name
+}
+
+type goStruct struct {
+	fields  map[string]goField // by JSON name
+	inlines []string           // schema names of embedded `json:",inline"` structs
+}
+
+// goField holds a field's strategic-merge struct tags and +default= marker.
+type goField struct {
+	patchStrategy string // merge, retainKeys, merge,retainKeys, replace
+	patchMergeKey string // may name several fields, comma-separated
+	hasDefault    bool   // a +default= marker: the API defines a default
+	defaultMarker string // the marker's value, as written
+}
+
+// readPackages parses the Go packages of a module whose schema prefix is
+// among prefixes, keyed by prefix.
+func readPackages(moduleDir, modulePath string, prefixes map[string]bool) (map[string]*goPackage, error) {
+	pkgs := map[string]*goPackage{}
+	err := filepath.WalkDir(moduleDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != moduleDir && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		rel, err := filepath.Rel(moduleDir, path)
+		if err != nil {
+			return err
+		}
+		importPath := modulePath
+		if rel != "." {
+			importPath += "/" + filepath.ToSlash(rel)
+		}
+		prefix := schemaPrefix(importPath)
+		if !prefixes[prefix] {
+			return nil
+		}
+		p, err := readPackage(path, prefix)
+		if err != nil {
+			return err
+		}
+		pkgs[prefix] = p
+		return nil
+	})
+	return pkgs, err
+}
+
+func readPackage(dir, prefix string) (*goPackage, error) {
+	p := &goPackage{prefix: prefix, structs: map[string]*goStruct{}}
+	fset := token.NewFileSet()
+	entries, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	consts := map[string]string{}
+	var group, version ast.Expr
+	for _, file := range entries {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
+		if err != nil {
+			return nil, err
+		}
+		imports := map[string]string{} // local name → import path
+		for _, im := range f.Imports {
+			path, _ := strconv.Unquote(im.Path.Value)
+			local := path[strings.LastIndexByte(path, '/')+1:]
+			if im.Name != nil {
+				local = im.Name.Name
+			}
+			imports[local] = path
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if i >= len(n.Values) {
+						break
+					}
+					if lit, ok := n.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						consts[id.Name], _ = strconv.Unquote(lit.Value)
+					}
+					if cl, ok := n.Values[i].(*ast.CompositeLit); ok && id.Name == "SchemeGroupVersion" {
+						for _, e := range cl.Elts {
+							if kv, ok := e.(*ast.KeyValueExpr); ok {
+								switch fmt.Sprint(kv.Key) {
+								case "Group":
+									group = kv.Value
+								case "Version":
+									version = kv.Value
+								}
+							}
+						}
+					}
+				}
+			case *ast.CallExpr:
+				if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "AddKnownTypes" && len(n.Args) > 1 {
+					for _, a := range n.Args[1:] {
+						if u, ok := a.(*ast.UnaryExpr); ok {
+							if cl, ok := u.X.(*ast.CompositeLit); ok {
+								if id, ok := cl.Type.(*ast.Ident); ok {
+									p.kinds = append(p.kinds, id.Name)
+								}
+							}
+						}
+					}
+				}
+			case *ast.TypeSpec:
+				switch t := n.Type.(type) {
+				case *ast.StructType:
+					p.structs[n.Name.Name] = readStruct(t, prefix, imports)
+				case *ast.Ident, *ast.SelectorExpr:
+					// type MatchCondition v1.MatchCondition: the fields,
+					// tags included, are those of the other type.
+					if other := typeName(t, prefix, imports); other != "" {
+						p.structs[n.Name.Name] = &goStruct{inlines: []string{other}}
+					}
+				}
+			}
+			return true
+		})
+	}
+	// SchemeGroupVersion{Group: GroupName, Version: "v1"}: resolve local
+	// constants; anything else (runtime.APIVersionInternal) is no version.
+	resolve := func(e ast.Expr) (string, bool) {
+		switch e := e.(type) {
+		case *ast.BasicLit:
+			s, err := strconv.Unquote(e.Value)
+			return s, err == nil
+		case *ast.Ident:
+			s, ok := consts[e.Name]
+			return s, ok
+		}
+		return "", false
+	}
+	if group != nil && version != nil {
+		g, gok := resolve(group)
+		v, vok := resolve(version)
+		if gok && vok {
+			p.group, p.version = g, v
+		}
+	}
+	return p, nil
+}
+
+func readStruct(st *ast.StructType, prefix string, imports map[string]string) *goStruct {
+	s := &goStruct{fields: map[string]goField{}}
+	for _, fl := range st.Fields.List {
+		if fl.Tag == nil {
+			continue
+		}
+		raw, err := strconv.Unquote(fl.Tag.Value)
+		if err != nil {
+			continue
+		}
+		tag := reflect.StructTag(raw)
+		name, opts, _ := strings.Cut(tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" && strings.Contains(","+opts+",", ",inline,") {
+			if n := typeName(fl.Type, prefix, imports); n != "" {
+				s.inlines = append(s.inlines, n)
+			}
+			continue
+		}
+		if name == "" {
+			continue
+		}
+		f := goField{patchStrategy: tag.Get("patchStrategy"), patchMergeKey: tag.Get("patchMergeKey")}
+		if fl.Doc != nil {
+			for _, c := range fl.Doc.List {
+				line := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+				if v, ok := strings.CutPrefix(line, "+default="); ok {
+					f.hasDefault, f.defaultMarker = true, v
+				}
+			}
+		}
+		s.fields[name] = f
+	}
+	return s
+}
+
+// typeName returns the schema name of an embedded struct type.
+func typeName(e ast.Expr, prefix string, imports map[string]string) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return typeName(e.X, prefix, imports)
+	case *ast.Ident:
+		return prefix + "." + e.Name
+	case *ast.SelectorExpr:
+		if x, ok := e.X.(*ast.Ident); ok && imports[x.Name] != "" {
+			return schemaPrefix(imports[x.Name]) + "." + e.Sel.Name
+		}
+	}
+	return ""
+}

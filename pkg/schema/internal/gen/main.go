@@ -1,0 +1,159 @@
+// Command gen writes the built-in merge tables of package schema.
+//
+// It reads, at generate time, through the Go module proxy:
+//
+//   - the structured-merge schema that each Kubernetes client embeds for its
+//     apply configurations (a YAML string literal in
+//     applyconfigurations/internal/internal.go): the list types and merge
+//     keys the API server itself uses;
+//   - the Go sources of the API types (k8s.io/api and friends): the API group
+//     of each package, its kinds, the strategic-merge struct tags
+//     (patchStrategy, patchMergeKey) and the +default= markers.
+//
+// and writes compact Go tables (see ../../builtin.go) holding only what
+// merging needs. Usage, from package schema:
+//
+//	go run ./internal/gen -version v0.37.2 -o zz_builtin.go
+//
+// How the answers are decided:
+//   - list strategy and keys: the structured-merge schema (associative with
+//     keys: MergeByKeys, in the schema's key order; associative without keys:
+//     Set; atomic: Replace). Where it says atomic but the Go struct tags say
+//     patchStrategy "merge" (a Job's status conditions, a Pod's hostIPs), the
+//     list merges by patchMergeKey as kubectl's strategic merge does;
+//   - key defaults: only where the Go field carries a +default= marker (the
+//     schema also lists the zero value of every always-serialized field, which
+//     is no API default), with the value the schema records, and never "";
+//   - retainKeys and replace: the Go struct tags (the schema has neither);
+//   - kinds: the types each API package registers (AddKnownTypes) that carry
+//     ObjectMeta, under the group and version of that package's
+//     SchemeGroupVersion;
+//   - pruning: a type is kept only if it, or something below it, merges
+//     differently from "unknown" (lists replaced, maps merged).
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/format"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// source is one Kubernetes module whose embedded schema and API types we read.
+type source struct {
+	module string // module path, e.g. k8s.io/client-go
+	schema string // file holding the schemaYAML literal, relative to the module
+	types  string // module holding the Go API types
+}
+
+// sources are read in this order; a type name defined by several (the
+// apimachinery meta types every client repeats) is taken from the first.
+var sources = []source{
+	{module: "k8s.io/client-go", schema: "applyconfigurations/internal/internal.go", types: "k8s.io/api"},
+	{module: "k8s.io/apiextensions-apiserver", schema: "pkg/client/applyconfiguration/internal/internal.go", types: "k8s.io/apiextensions-apiserver"},
+	{module: "k8s.io/kube-aggregator", schema: "pkg/client/applyconfiguration/internal/internal.go", types: "k8s.io/kube-aggregator"},
+}
+
+func main() {
+	version := flag.String("version", "", "version of the k8s.io modules, e.g. v0.37.2 (Kubernetes 1.37.2)")
+	out := flag.String("o", "zz_builtin.go", "output file")
+	flag.Parse()
+	if err := run(*version, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(version, out string) error {
+	if !strings.HasPrefix(version, "v0.") {
+		return errors.New("-version must be a k8s.io module version such as v0.37.2")
+	}
+	var mods []string
+	for _, s := range sources {
+		mods = append(mods, s.module+"@"+version, s.types+"@"+version)
+	}
+	dirs, err := download(mods)
+	if err != nil {
+		return err
+	}
+	g := newGraph()
+	for _, s := range sources {
+		defs, err := readSchema(filepath.Join(dirs[s.module], s.schema))
+		if err != nil {
+			return fmt.Errorf("%s@%s: %w", s.module, version, err)
+		}
+		pkgs, err := readPackages(dirs[s.types], s.types, prefixesOf(defs))
+		if err != nil {
+			return fmt.Errorf("%s@%s: %w", s.types, version, err)
+		}
+		if err := g.add(defs, pkgs); err != nil {
+			return fmt.Errorf("%s@%s: %w", s.module, version, err)
+		}
+	}
+	if err := g.resolve(); err != nil {
+		return err
+	}
+	src, err := g.emit(version, sourceList(version))
+	if err != nil {
+		return err
+	}
+	formatted, err := format.Source(src)
+	if err != nil {
+		return fmt.Errorf("formatting the output: %w", err)
+	}
+	return os.WriteFile(out, formatted, 0o644)
+}
+
+func sourceList(version string) []string {
+	var l []string
+	seen := map[string]bool{}
+	for _, s := range sources {
+		for _, m := range []string{s.module, s.types} {
+			if !seen[m] {
+				seen[m] = true
+				l = append(l, m+"@"+version)
+			}
+		}
+	}
+	return l
+}
+
+// download fetches modules through the module proxy (GOPROXY) into the module
+// cache and returns their directories by module path. It runs in an empty
+// directory so that the go.mod of the project is never touched.
+func download(mods []string) (map[string]string, error) {
+	tmp, err := os.MkdirTemp("", "schema-gen")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	cmd := exec.Command("go", append([]string{"mod", "download", "-json"}, mods...)...)
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "GO111MODULE=on", "GOFLAGS=")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	// go mod download -json reports per-module errors in its output and exits 1.
+	dirs := map[string]string{}
+	dec := json.NewDecoder(bytes.NewReader(stdout))
+	for dec.More() {
+		var m struct{ Path, Version, Dir, Error string }
+		if derr := dec.Decode(&m); derr != nil {
+			return nil, fmt.Errorf("go mod download: %v (%s)", derr, stderr.String())
+		}
+		if m.Error != "" {
+			return nil, fmt.Errorf("go mod download %s@%s: %s", m.Path, m.Version, m.Error)
+		}
+		dirs[m.Path] = m.Dir
+	}
+	if err != nil {
+		return nil, fmt.Errorf("go mod download: %v: %s", err, stderr.String())
+	}
+	return dirs, nil
+}

@@ -1,0 +1,199 @@
+package generator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Config is the MergeValuesGenerator config: kustomize's generator fields
+// of a kustomization, plus mergeValues in each generator.
+type Config struct {
+	APIVersion         string          `json:"apiVersion"`
+	Kind               string          `json:"kind"`
+	Metadata           json.RawMessage `json:"metadata,omitempty"`
+	GeneratorOptions   *Options        `json:"generatorOptions,omitempty"`
+	ConfigMapGenerator []Args          `json:"configMapGenerator,omitempty"`
+	SecretGenerator    []Args          `json:"secretGenerator,omitempty"`
+}
+
+// Args is one generator: kustomize's ConfigMapArgs / SecretArgs, plus
+// MergeValues.
+type Args struct {
+	Name      string `json:"name,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	// Behavior is create (default), merge or replace.
+	Behavior string `json:"behavior,omitempty"`
+	// MergeValues lists the keys whose values are deep-merged into the
+	// existing resource's values rather than replacing them (merge only).
+	MergeValues []MergeValue `json:"mergeValues,omitempty"`
+	Literals    []Literal    `json:"literals,omitempty"`
+	Files       []string     `json:"files,omitempty"`
+	Envs        []string     `json:"envs,omitempty"`
+	// Env is kustomize's deprecated single env file; it joins Envs.
+	Env     string   `json:"env,omitempty"`
+	Options *Options `json:"options,omitempty"`
+	// Type is the Secret type (secrets only; default Opaque).
+	Type string `json:"type,omitempty"`
+}
+
+// MergeValue names a key whose value is structured data.
+type MergeValue struct {
+	Key    string `json:"key"`
+	Format string `json:"format"`
+}
+
+// Options are kustomize's generatorOptions.
+type Options struct {
+	Labels                map[string]string `json:"labels,omitempty"`
+	Annotations           map[string]string `json:"annotations,omitempty"`
+	DisableNameSuffixHash bool              `json:"disableNameSuffixHash,omitempty"`
+	Immutable             bool              `json:"immutable,omitempty"`
+}
+
+// Literal is a "key=value" string as in kustomize, or a one-entry map
+// {key: value} whose value is taken exactly as written (handy for
+// multi-line JSON or YAML, as in the mergeValues proposal's examples).
+type Literal struct {
+	Key, Value string
+	// Raw is the string form; IsRaw tells it from the map form.
+	Raw   string
+	IsRaw bool
+}
+
+// UnmarshalJSON keeps the string form as it is: it is split (and errors
+// reported, naming the entry) when the generator runs.
+func (l *Literal) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		l.IsRaw = true
+		return json.Unmarshal(b, &l.Raw)
+	}
+	var m map[string]string
+	if err := json.Unmarshal(b, &m); err != nil || len(m) != 1 {
+		return fmt.Errorf("a literal is \"key=value\" or a map with one key and a string value, not %s", b)
+	}
+	for k, v := range m {
+		l.Key, l.Value = k, v
+	}
+	return nil
+}
+
+// builtinConfig is kustomize's ConfigMapGenerator / SecretGenerator
+// config: one generator, its fields inline, its name and namespace
+// defaulting to the config's metadata.
+type builtinConfig struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name        string            `json:"name,omitempty"`
+		Namespace   string            `json:"namespace,omitempty"`
+		Labels      map[string]string `json:"labels,omitempty"`
+		Annotations map[string]string `json:"annotations,omitempty"`
+	} `json:"metadata"`
+	Args
+}
+
+// entry is one generator to run.
+type entry struct {
+	where string // "configMapGenerator[1]"
+	kind  string // ConfigMap or Secret
+	args  Args
+	opts  Options // global options merged in
+}
+
+const (
+	apiVersion  = "fn.patchwork.dev/v1alpha1"
+	kindOwn     = "MergeValuesGenerator"
+	kindBuiltin = "builtin"
+)
+
+// Kinds are the accepted config types.
+var Kinds = []string{
+	apiVersion + "/" + kindOwn,
+	kindBuiltin + "/ConfigMapGenerator",
+	kindBuiltin + "/SecretGenerator",
+}
+
+// entries decodes the config into the generators to run, in kustomize's
+// order: ConfigMaps, then Secrets.
+func entries(config *yaml.RNode) ([]entry, error) {
+	var out []entry
+	if config.GetApiVersion() == kindBuiltin {
+		var c builtinConfig
+		if err := fnrun.Decode(config, &c); err != nil {
+			return nil, err
+		}
+		if c.Name == "" {
+			c.Name = c.Metadata.Name
+		}
+		if c.Namespace == "" {
+			c.Namespace = c.Metadata.Namespace
+		}
+		kind := "ConfigMap"
+		if c.Kind == "SecretGenerator" {
+			kind = "Secret"
+		}
+		out = append(out, entry{where: c.Kind, kind: kind, args: c.Args, opts: mergeOptions(c.Options, nil)})
+		return out, nil
+	}
+	var c Config
+	if err := fnrun.Decode(config, &c); err != nil {
+		return nil, err
+	}
+	for i, a := range c.ConfigMapGenerator {
+		out = append(out, entry{where: fmt.Sprintf("configMapGenerator[%d]", i), kind: "ConfigMap", args: a, opts: mergeOptions(a.Options, c.GeneratorOptions)})
+	}
+	for i, a := range c.SecretGenerator {
+		out = append(out, entry{where: fmt.Sprintf("secretGenerator[%d]", i), kind: "Secret", args: a, opts: mergeOptions(a.Options, c.GeneratorOptions)})
+	}
+	return out, nil
+}
+
+// mergeOptions merges global options into a generator's as kustomize
+// does: the generator's labels and annotations win over global ones of the
+// same key; disableNameSuffixHash and immutable are on when either says so.
+func mergeOptions(local, global *Options) Options {
+	var o Options
+	if local != nil {
+		o = *local
+		o.Labels = copyMap(local.Labels)
+		o.Annotations = copyMap(local.Annotations)
+	}
+	if global == nil {
+		return o
+	}
+	for k, v := range global.Labels {
+		if _, ok := o.Labels[k]; !ok {
+			if o.Labels == nil {
+				o.Labels = map[string]string{}
+			}
+			o.Labels[k] = v
+		}
+	}
+	for k, v := range global.Annotations {
+		if _, ok := o.Annotations[k]; !ok {
+			if o.Annotations == nil {
+				o.Annotations = map[string]string{}
+			}
+			o.Annotations[k] = v
+		}
+	}
+	o.DisableNameSuffixHash = o.DisableNameSuffixHash || global.DisableNameSuffixHash
+	o.Immutable = o.Immutable || global.Immutable
+	return o
+}
+
+func copyMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,504 @@
+// Package generator is the merge-values-generator function: kustomize's
+// configMapGenerator and secretGenerator as a KRM function, plus
+// mergeValues, which deep-merges structured (JSON or YAML) values into the
+// existing resource's instead of replacing them.
+//
+// A run goes generator by generator (ConfigMaps first, then Secrets, as
+// kustomize does): load the key/value pairs (kv), then create, merge or
+// replace, then name the result with the hash of its final content (hash)
+// and make the references to the old name follow (namerefs).
+//
+// kpt re-runs a pipeline on its own output, so a run recognises what an
+// earlier run made: every resource the function names carries the
+// annotation fn.patchwork.dev/generated-from with the generator's name.
+//
+// Under kustomize the function sees different things (see REFERENCE.md):
+// as a generator it sees only its own config, so it leaves hashing and
+// merging to kustomize through kustomize's hint annotations; as a
+// transformer it sees the base's generated resources before kustomize
+// hashed them, and leaves their naming to kustomize.
+package generator
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/generator/hash"
+	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
+	"github.com/patchwork-krm/patchwork/pkg/generator/namerefs"
+	"github.com/patchwork-krm/patchwork/pkg/generator/valuemerge"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Annotations.
+const (
+	// GeneratedFrom marks a resource this function named; its value is
+	// the generator's name (the resource's name before the hash suffix).
+	GeneratedFrom = "fn.patchwork.dev/generated-from"
+
+	// kustomize's hints on a generator function's output.
+	kustomizeNeedsHash = "kustomize.config.k8s.io/needs-hash"
+	kustomizeBehavior  = "kustomize.config.k8s.io/behavior"
+	// kustomize's mark on resources its own generators made and that it
+	// will hash at the end of the build.
+	kustomizeWillHash = "internal.config.kubernetes.io/needsHashSuffix"
+	localConfig       = "config.kubernetes.io/local-config"
+)
+
+// Function is the merge-values-generator function.
+var Function = fnrun.Function{
+	Name:  "merge-values-generator",
+	Short: "kustomize's configMapGenerator and secretGenerator, with mergeValues to deep-merge JSON/YAML values",
+	Kinds: Kinds,
+	Run:   Run,
+}
+
+// Run is the transform.
+func Run(req *fnrun.Request) error {
+	es, err := entries(req.Config)
+	if err != nil {
+		return err
+	}
+	// As a kustomize generator, our config comes back as an item; it is
+	// local-config, and kustomize drops it from the build.
+	r := &run{req: req, kustomizeGenerator: isKustomizeGenerator(req)}
+	var errs framework.Results
+	for _, e := range es {
+		if res := r.one(e); res != nil {
+			errs = append(errs, res)
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// isKustomizeGenerator tells whether kustomize runs us from a
+// kustomization's generators: it then passes nothing but a copy of the
+// config, marked local-config, read from no file (a kpt package's config
+// file has a path).
+func isKustomizeGenerator(req *fnrun.Request) bool {
+	if len(req.Items) == 0 {
+		return false
+	}
+	for _, it := range req.Items {
+		a := it.GetAnnotations()
+		if it.GetApiVersion() != req.Config.GetApiVersion() || it.GetKind() != req.Config.GetKind() ||
+			it.GetName() != req.Config.GetName() || a[localConfig] != "true" ||
+			a["internal.config.kubernetes.io/path"] != "" || a["config.kubernetes.io/path"] != "" {
+			return false
+		}
+	}
+	return true
+}
+
+type run struct {
+	req                *fnrun.Request
+	kustomizeGenerator bool
+	refs               *namerefs.Index
+	items              *itemIndex // built on first use
+}
+
+// one runs one generator; it returns an error result or nil.
+func (r *run) one(e entry) *framework.Result {
+	a := e.args
+	if a.Name == "" {
+		return fnrun.Errorf(e.where, nil, "name", "a generator needs a name")
+	}
+	behavior := a.Behavior
+	if behavior == "" {
+		behavior = "create"
+	}
+	if behavior != "create" && behavior != "merge" && behavior != "replace" {
+		return fnrun.Errorf(e.where, nil, "behavior", "unknown behavior %q; give create, merge or replace", a.Behavior)
+	}
+	if e.kind == "ConfigMap" && a.Type != "" {
+		return fnrun.Errorf(e.where, nil, "type", "type is for secretGenerator entries, not ConfigMaps")
+	}
+	formats, res := checkMergeValues(e, behavior)
+	if res != nil {
+		return res
+	}
+	pairs, res := r.load(e, formats)
+	if res != nil {
+		return res
+	}
+
+	if r.kustomizeGenerator {
+		return r.forKustomize(e, behavior, pairs, formats)
+	}
+	switch behavior {
+	case "create":
+		return r.create(e, pairs)
+	default:
+		return r.update(e, behavior, pairs, formats)
+	}
+}
+
+// checkMergeValues validates the mergeValues list.
+func checkMergeValues(e entry, behavior string) (map[string]valuemerge.Format, *framework.Result) {
+	formats := map[string]valuemerge.Format{}
+	for i, mv := range e.args.MergeValues {
+		where := fmt.Sprintf("%s.mergeValues[%d]", e.where, i)
+		if behavior != "merge" {
+			return nil, fnrun.Errorf(where, nil, "", "mergeValues needs behavior: merge (this generator's behavior is %s)", behavior)
+		}
+		if mv.Key == "" {
+			return nil, fnrun.Errorf(where, nil, "key", "missing key")
+		}
+		f, err := valuemerge.ParseFormat(mv.Format)
+		if err != nil {
+			return nil, fnrun.Errorf(where, nil, "format", "key %q: %v", mv.Key, err)
+		}
+		if _, dup := formats[mv.Key]; dup {
+			return nil, fnrun.Errorf(where, nil, "key", "key %q is listed twice", mv.Key)
+		}
+		formats[mv.Key] = f
+	}
+	return formats, nil
+}
+
+// load reads the generator's pairs and checks the overlay values of
+// mergeValues keys parse.
+func (r *run) load(e entry, formats map[string]valuemerge.Format) ([]kv.Pair, *framework.Result) {
+	a := e.args
+	src := kv.Sources{Envs: a.Envs, Files: a.Files}
+	if a.Env != "" {
+		src.Envs = append(append([]string{}, a.Envs...), a.Env)
+	}
+	for i, l := range a.Literals {
+		where := fmt.Sprintf("literals[%d]", i)
+		key, value := l.Key, l.Value
+		if l.IsRaw {
+			var err error
+			if key, value, err = kv.ParseLiteral(l.Raw); err != nil {
+				return nil, fnrun.Errorf(e.where, nil, where, "%v", err)
+			}
+		}
+		src.Literals = append(src.Literals, kv.Pair{Key: key, Value: value, Source: where})
+	}
+	pairs, err := kv.Load(src, r.req.ReadFile)
+	if err != nil {
+		return nil, fnrun.Errorf(e.where, nil, "", "%v", err)
+	}
+	have := map[string]kv.Pair{}
+	for _, p := range pairs {
+		have[p.Key] = p
+	}
+	for i, mv := range a.MergeValues {
+		where := fmt.Sprintf("%s.mergeValues[%d]", e.where, i)
+		p, ok := have[mv.Key]
+		if !ok {
+			return nil, fnrun.Errorf(where, nil, "", "key %q is not among the generator's literals, files or envs", mv.Key)
+		}
+		if err := valuemerge.Check(formats[mv.Key], p.Value, "overlay"); err != nil {
+			return nil, fnrun.Errorf(where, nil, "", "key %q (from %s): %v", mv.Key, p.Source, err)
+		}
+	}
+	return pairs, nil
+}
+
+// forKustomize writes the generated resource with kustomize's hints, for a
+// kustomization's generators: kustomize hashes it and merges or replaces it
+// into the base's resource itself.
+func (r *run) forKustomize(e entry, behavior string, pairs []kv.Pair, formats map[string]valuemerge.Format) *framework.Result {
+	if len(formats) > 0 {
+		return fnrun.Errorf(e.where+".mergeValues[0]", nil, "",
+			"under kustomize, a generator sees only its own config, not the resource to merge into: list this config under the kustomization's transformers:, not generators:")
+	}
+	res, err := build(e, pairs)
+	if err != nil {
+		return fnrun.Errorf(e.where, nil, "", "%v", err)
+	}
+	ann := map[string]string{kustomizeBehavior: behavior}
+	if !e.opts.DisableNameSuffixHash {
+		ann[kustomizeNeedsHash] = "true"
+	}
+	for _, k := range sortedKeys(ann) {
+		if err := setMetaKey(res, "annotations", k, ann[k]); err != nil {
+			return fnrun.Errorf(e.where, res, "", "%v", err)
+		}
+	}
+	r.req.Items = append(r.req.Items, res)
+	return nil
+}
+
+// create adds the generated resource. One an earlier run made is
+// regenerated in its place.
+func (r *run) create(e entry, pairs []kv.Pair) *framework.Result {
+	res, err := build(e, pairs)
+	if err != nil {
+		return fnrun.Errorf(e.where, nil, "", "%v", err)
+	}
+	idx, ours := r.find(e.kind, e.args.Namespace, e.args.Name, false)
+	if idx == -2 {
+		return fnrun.Errorf(e.where, nil, "", "behavior create: %s exists, and so do resources an earlier run generated from it; remove the stale ones", describeID(e))
+	}
+	if idx >= 0 && !ours {
+		return fnrun.Errorf(e.where, r.req.Items[idx], "", "behavior create: the resource already exists; use behavior merge or replace to change it")
+	}
+	if err := setMetaKey(res, "annotations", GeneratedFrom, e.args.Name); err != nil {
+		return fnrun.Errorf(e.where, res, "", "%v", err)
+	}
+	oldName := e.args.Name
+	if idx >= 0 {
+		old := r.req.Items[idx]
+		oldName = old.GetName()
+		keepToolAnnotations(old, res)
+		r.forget(idx)
+		r.req.Items[idx] = res
+	} else {
+		r.req.Items = append(r.req.Items, res)
+		idx = len(r.req.Items) - 1 // a ConfigMap or Secret refers to nothing: refs needs no update
+	}
+	defer r.remember(idx)
+	return r.name(e, res, e.args.Name, oldName)
+}
+
+// update merges or replaces into the existing resource.
+func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats map[string]valuemerge.Format) *framework.Result {
+	idx, _ := r.find(e.kind, e.args.Namespace, e.args.Name, true)
+	if idx == -2 {
+		return fnrun.Errorf(e.where, nil, "", "behavior %s: several %ss could be %s: the one named %q and ones an earlier run generated from it; remove the stale ones",
+			behavior, e.kind, describeID(e), e.args.Name)
+	}
+	if idx < 0 {
+		return fnrun.Errorf(e.where, nil, "", "behavior %s: %s does not exist in the input; use behavior create to make it", behavior, describeID(e))
+	}
+	res := r.req.Items[idx]
+	oldName := res.GetName()
+	r.forget(idx)
+	defer r.remember(idx)
+	var err error
+	if behavior == "merge" {
+		err = merge(e, res, pairs, formats)
+	} else {
+		err = replace(e, res, pairs)
+	}
+	if err != nil {
+		var re resultError
+		if errors.As(err, &re) {
+			return re.r
+		}
+		return fnrun.Errorf(e.where, res, "", "%v", err)
+	}
+	if res.GetAnnotations()[kustomizeWillHash] != "" {
+		// A kustomize transformer run on a base's generated resource:
+		// kustomize hashes it at the end of the build and fixes the
+		// references itself.
+		return nil
+	}
+	if res.GetName() != e.args.Name || !e.opts.DisableNameSuffixHash {
+		if err := setMetaKey(res, "annotations", GeneratedFrom, e.args.Name); err != nil {
+			return fnrun.Errorf(e.where, res, "", "%v", err)
+		}
+	}
+	return r.name(e, res, e.args.Name, oldName)
+}
+
+// name gives res its final name, base plus the hash of its content unless
+// hashing is off, and makes the references to oldName follow.
+func (r *run) name(e entry, res *yaml.RNode, base, oldName string) *framework.Result {
+	newName := base
+	if !e.opts.DisableNameSuffixHash {
+		s, err := hash.Suffix(res)
+		if err != nil {
+			return fnrun.Errorf(e.where, res, "", "%v", err)
+		}
+		newName = base + "-" + s
+	}
+	if newName == oldName && res.GetName() == newName {
+		return nil
+	}
+	if err := res.SetName(newName); err != nil {
+		return fnrun.Errorf(e.where, res, "metadata.name", "%v", err)
+	}
+	if r.refs == nil {
+		r.refs = namerefs.NewIndex(r.req.Items)
+	}
+	r.refs.Rename(namerefs.Target{Kind: e.kind, Namespace: e.args.Namespace, Old: oldName, New: newName})
+	if oldName != base {
+		// References may still use the generator's own name (a resource
+		// added to the package after the first run).
+		r.refs.Rename(namerefs.Target{Kind: e.kind, Namespace: e.args.Namespace, Old: base, New: newName})
+	}
+	return nil
+}
+
+func describeID(e entry) string {
+	name := e.args.Name
+	if e.args.Namespace != "" {
+		name = e.args.Namespace + "/" + name
+	}
+	return "v1 " + e.kind + " " + name
+}
+
+// find locates the resource a generator acts on: the one with its name, or
+// one an earlier run generated from it (our annotation), or, for merge and
+// replace, one kustomize generated and hashed (name-<suffix> where the
+// suffix is the hash of its content). It returns the index (-1 none, -2
+// ambiguous) and whether the resource is one this function generated.
+func (r *run) find(kind, ns, name string, hashed bool) (int, bool) {
+	x := r.index()
+	k := idKey{kind, normNS(ns), name}
+	ours, exact := x.byGen[k], -1
+	for _, i := range x.byName[k] {
+		if r.req.Items[i].GetAnnotations()[GeneratedFrom] != name {
+			exact = i
+		}
+	}
+	var kust []int
+	if hashed {
+		for _, i := range x.byBase[k] {
+			n := r.req.Items[i].GetName()
+			if s, err := hash.Suffix(r.req.Items[i]); err == nil && s == n[len(n)-hash.Len:] && r.req.Items[i].GetAnnotations()[GeneratedFrom] == "" {
+				kust = append(kust, i)
+			}
+		}
+	}
+	switch {
+	case len(ours) > 1 || (len(ours) == 1 && exact >= 0):
+		return -2, false
+	case len(ours) == 1:
+		return ours[0], true
+	case exact >= 0:
+		return exact, false
+	case len(kust) == 1:
+		return kust[0], false
+	case len(kust) > 1:
+		return -2, false
+	}
+	return -1, false
+}
+
+type idKey struct{ kind, ns, name string }
+
+// itemIndex finds ConfigMaps and Secrets without scanning the items for
+// each generator: by name, by our generated-from annotation, and by name
+// less something that looks like a hash suffix.
+type itemIndex struct {
+	byName, byGen, byBase map[idKey][]int
+}
+
+func (r *run) index() *itemIndex {
+	if r.items == nil {
+		r.items = &itemIndex{byName: map[idKey][]int{}, byGen: map[idKey][]int{}, byBase: map[idKey][]int{}}
+		for i := range r.req.Items {
+			r.remember(i)
+		}
+	}
+	return r.items
+}
+
+// remember indexes item i as it is now; forget removes it.
+func (r *run) remember(i int) { r.indexItem(i, true) }
+func (r *run) forget(i int)   { r.indexItem(i, false) }
+
+func (r *run) indexItem(i int, add bool) {
+	if r.items == nil {
+		return
+	}
+	it := r.req.Items[i]
+	kind := it.GetKind()
+	if (kind != "ConfigMap" && kind != "Secret") || it.GetApiVersion() != "v1" {
+		return
+	}
+	ns, name := normNS(it.GetNamespace()), it.GetName()
+	put := func(m map[idKey][]int, k idKey) {
+		list := m[k][:0:0]
+		for _, j := range m[k] {
+			if j != i {
+				list = append(list, j)
+			}
+		}
+		if add {
+			list = append(list, i)
+		}
+		if len(list) == 0 {
+			delete(m, k)
+		} else {
+			m[k] = list
+		}
+	}
+	put(r.items.byName, idKey{kind, ns, name})
+	if g := it.GetAnnotations()[GeneratedFrom]; g != "" {
+		put(r.items.byGen, idKey{kind, ns, g})
+	}
+	if n := len(name) - hash.Len - 1; n > 0 && name[n] == '-' && hash.IsSuffix(name[n+1:]) {
+		put(r.items.byBase, idKey{kind, ns, name[:n]})
+	}
+}
+
+func normNS(ns string) string {
+	if ns == "" {
+		return "default"
+	}
+	return ns
+}
+
+// keepToolAnnotations copies kpt's and kustomize's bookkeeping annotations
+// (file path, index, ids) from the resource being regenerated.
+func keepToolAnnotations(from, to *yaml.RNode) {
+	for _, k := range sortedKeys(from.GetAnnotations()) {
+		if strings.HasPrefix(k, "config.kubernetes.io/") || strings.HasPrefix(k, "internal.config.kubernetes.io/") ||
+			strings.HasPrefix(k, "kustomize.config.k8s.io/") || k == "config.k8s.io/id" {
+			_ = setMetaKey(to, "annotations", k, from.GetAnnotations()[k])
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// encodeBase64 writes base64 as kustomize does in generated Secrets and
+// binaryData: lines of 70 characters, each ending in a newline once there
+// is more than one line. (The hash depends on it.)
+func encodeBase64(s string) string {
+	const width = 70
+	enc := base64.StdEncoding.EncodeToString([]byte(s))
+	if len(enc) < width {
+		return enc
+	}
+	var b strings.Builder
+	for i := 0; i < len(enc); i += width {
+		b.WriteString(enc[i:min(i+width, len(enc))])
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// valueNode is a data value as kustomize writes it: a string, in literal
+// block style when it has several lines.
+func valueNode(s string) *yaml.RNode {
+	n := stringNode(s)
+	if strings.Contains(s, "\n") {
+		n.YNode().Style = yaml.LiteralStyle
+	}
+	return n
+}
+
+// stringNode is a string scalar, double-quoted where a YAML 1.1 reader
+// (kubectl, the API server) would take it for something else ("yes").
+func stringNode(s string) *yaml.RNode {
+	n := yaml.NewStringRNode(s)
+	if yaml.IsValueNonString(s) {
+		n.YNode().Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+// isText tells whether a value can go in a ConfigMap's data.
+func isText(s string) bool { return utf8.ValidString(s) }

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Emits resources.yaml with kustomize needs-hash hints, so kustomize hashes them.
+cat "$(dirname "$0")/resources.yaml"

@@ -1,0 +1,154 @@
+// Package kv loads the key/value pairs of a ConfigMap or Secret generator
+// the way kustomize does: env files first, then literals, then files; a key
+// given twice is an error.
+//
+// Env files: a UTF-8 byte order mark at the start is dropped, lines are
+// split on the first "=", leading white space is trimmed, empty lines and
+// lines starting with "#" are skipped, a line without "=" gives the empty
+// value, and a line's "\r" ending is dropped. Literals are "key=value"; a
+// value wrapped in matching single or double quotes loses them. Files are
+// "path" (the key is the file's base name) or "key=path".
+package kv
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// Pair is one key and its value, with where it came from for messages
+// ("literals[2]", "envs[0] line 4", "files[1]").
+type Pair struct {
+	Key, Value string
+	Source     string
+}
+
+// Sources are a generator's inputs. Literals are already split into key and
+// value (ParseLiteral does it for the "key=value" form).
+type Sources struct {
+	Envs     []string
+	Literals []Pair
+	Files    []string
+}
+
+// ReadFunc reads a file named in a generator, relative to the config.
+type ReadFunc func(path string) ([]byte, error)
+
+// Load returns the pairs in kustomize's order: envs, literals, files.
+func Load(src Sources, read ReadFunc) ([]Pair, error) {
+	var all []Pair
+	for i, p := range src.Envs {
+		where := fmt.Sprintf("envs[%d]", i)
+		b, err := read(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		pairs, err := ParseEnv(b, where)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, pairs...)
+	}
+	all = append(all, src.Literals...)
+	for i, s := range src.Files {
+		where := fmt.Sprintf("files[%d]", i)
+		key, p, err := ParseFileSource(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		b, err := read(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		all = append(all, Pair{Key: key, Value: string(b), Source: where})
+	}
+	seen := make(map[string]string, len(all))
+	for _, p := range all {
+		if err := ValidKey(p.Key); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Source, err)
+		}
+		if first, dup := seen[p.Key]; dup {
+			return nil, fmt.Errorf("%s: key %q is already given by %s", p.Source, p.Key, first)
+		}
+		seen[p.Key] = p.Source
+	}
+	return all, nil
+}
+
+// ValidKey rejects keys the API server rejects in a ConfigMap or Secret:
+// only letters, digits, '-', '_' and '.', at most 253 characters, not "."
+// or "..", not starting with "..". (kustomize itself does not check, and
+// leaves the error to the cluster.)
+func ValidKey(k string) error {
+	if errs := validation.IsConfigMapKey(k); len(errs) > 0 {
+		return fmt.Errorf("invalid key %q: %s", k, strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// ParseEnv reads an env file. where names the file in errors.
+func ParseEnv(content []byte, where string) ([]Pair, error) {
+	var pairs []Pair
+	sc := bufio.NewScanner(bytes.NewReader(content))
+	sc.Buffer(make([]byte, 0, 64*1024), len(content)+1)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Bytes()
+		if !utf8.Valid(line) {
+			return nil, fmt.Errorf("%s line %d: not valid UTF-8", where, n)
+		}
+		if n == 1 {
+			line = bytes.TrimPrefix(line, bom)
+		}
+		line = bytes.TrimLeftFunc(line, unicode.IsSpace)
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		key, value, _ := strings.Cut(string(line), "=")
+		if key == "" {
+			return nil, fmt.Errorf("%s line %d: %q has no key before '='", where, n, line)
+		}
+		pairs = append(pairs, Pair{Key: key, Value: value, Source: fmt.Sprintf("%s line %d", where, n)})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	return pairs, nil
+}
+
+// ParseLiteral splits a "key=value" literal on its first "=". A value
+// wrapped in matching quotes (single or double) loses them.
+func ParseLiteral(s string) (key, value string, err error) {
+	key, value, ok := strings.Cut(s, "=")
+	if !ok || key == "" {
+		return "", "", fmt.Errorf("invalid literal %q, expected key=value", s)
+	}
+	if len(value) >= 2 && value[0] == value[len(value)-1] && (value[0] == '"' || value[0] == '\'') {
+		value = value[1 : len(value)-1]
+	}
+	return key, value, nil
+}
+
+// ParseFileSource splits a file source: "path" (key = the file's base
+// name) or "key=path". Neither part may contain another "=".
+func ParseFileSource(s string) (key, file string, err error) {
+	switch n := strings.Count(s, "="); {
+	case n == 0:
+		return path.Base(s), s, nil
+	case n > 1:
+		return "", "", fmt.Errorf("file source %q: the key or the path contains '='", s)
+	case strings.HasPrefix(s, "="):
+		return "", "", fmt.Errorf("file source %q: missing key before '='", s)
+	case strings.HasSuffix(s, "="):
+		return "", "", fmt.Errorf("file source %q: missing path after '='", s)
+	}
+	key, file, _ = strings.Cut(s, "=")
+	return key, file, nil
+}

@@ -1,0 +1,261 @@
+package smp
+
+import (
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/schema"
+)
+
+// The directives of the strategic merge patch format. They are instructions
+// for the merge and never appear in its output.
+const (
+	keyPatch      = "$patch"
+	keyRetainKeys = "$retainKeys"
+	// prefixes followed by the name of a sibling list field
+	prefixOrder  = "$setElementOrder/"
+	prefixDelete = "$deleteFromPrimitiveList/"
+
+	directiveMerge   = "merge"
+	directiveReplace = "replace"
+	directiveDelete  = "delete"
+)
+
+// mapDirective returns the validated $patch value of a patch map, "" if none.
+func (m *merger) mapDirective(p *yaml.Node) (string, error) {
+	v := lookup(p, keyPatch)
+	if v == nil {
+		return "", nil
+	}
+	v = resolve(v)
+	if v.Kind == yaml.ScalarNode {
+		switch v.Value {
+		case directiveMerge, directiveReplace, directiveDelete:
+			return v.Value, nil
+		}
+	}
+	return "", m.errorf("unknown $patch directive %q (want merge, replace or delete)", describe(v))
+}
+
+// mapDirectives is what a patch map asks for beyond its fields.
+type mapDirectives struct {
+	// retainKeys is the $retainKeys list, nil if absent.
+	retainKeys *yaml.Node
+	// orders and deletes are the indexes in the patch map's Content of the
+	// $setElementOrder/<list> and $deleteFromPrimitiveList/<list> keys.
+	orders  []int
+	deletes []int
+}
+
+// scanDirectives validates the directive keys of a patch map. A key starting
+// with "$" that is no directive is an error, unless the schema declares a
+// field of that name: a misspelt directive must not become data.
+func (m *merger) scanDirectives(p *yaml.Node, t *schema.Type) (mapDirectives, error) {
+	var d mapDirectives
+	c := p.Content
+	var seen map[string]struct{} // for large maps; small ones compare pairwise
+	if len(c) > 32 {
+		seen = make(map[string]struct{}, len(c)/2)
+	}
+	for i := 0; i+1 < len(c); i += 2 {
+		kn := resolve(c[i])
+		if kn.Kind != yaml.ScalarNode {
+			return d, m.errorf("map keys must be scalars, found a %s", kindName(kn))
+		}
+		k := kn.Value
+		dup := false
+		if seen != nil {
+			_, dup = seen[k]
+			seen[k] = struct{}{}
+		} else {
+			dup = duplicateKey(c, i)
+		}
+		if dup {
+			return d, m.errorf("the patch sets %q twice", k)
+		}
+		if len(k) == 0 || k[0] != '$' {
+			continue
+		}
+		v := resolve(c[i+1])
+		switch {
+		case k == keyPatch:
+			// validated by mapDirective
+		case k == keyRetainKeys:
+			if err := m.scalarList(v, k); err != nil {
+				return d, err
+			}
+			d.retainKeys = v
+		case strings.HasPrefix(k, prefixOrder):
+			if len(k) == len(prefixOrder) {
+				return d, m.errorf("%s needs the name of a list after the slash", k)
+			}
+			if v.Kind != yaml.SequenceNode {
+				return d, m.errorf("%s must be a list, found a %s", k, kindName(v))
+			}
+			d.orders = append(d.orders, i)
+		case strings.HasPrefix(k, prefixDelete):
+			if len(k) == len(prefixDelete) {
+				return d, m.errorf("%s needs the name of a list after the slash", k)
+			}
+			if err := m.scalarList(v, k); err != nil {
+				return d, err
+			}
+			d.deletes = append(d.deletes, i)
+		default:
+			if t != nil {
+				if _, ok := t.Fields[k]; ok {
+					continue // a real field that happens to start with $
+				}
+			}
+			return d, m.errorf("unknown directive %q (known: $patch, $retainKeys, $setElementOrder/<list>, $deleteFromPrimitiveList/<list>)", k)
+		}
+	}
+	return d, nil
+}
+
+// isDirectiveKey reports whether key i of patch map p is a directive that
+// scanDirectives accepted (and so is not a field to merge).
+func isDirectiveKey(p *yaml.Node, i int) bool {
+	k := resolve(p.Content[i]).Value
+	if len(k) == 0 || k[0] != '$' {
+		return false
+	}
+	if k == keyPatch || k == keyRetainKeys || strings.HasPrefix(k, prefixOrder) || strings.HasPrefix(k, prefixDelete) {
+		return true
+	}
+	return false // a schema field starting with $
+}
+
+// duplicateKey reports whether key i of map content c repeats an earlier key.
+// YAML forbids it, the parser lets it through, and a merge could not be
+// idempotent with it (the first b: null deletes what the second b: 0 adds).
+func duplicateKey(c []*yaml.Node, i int) bool {
+	k := resolve(c[i]).Value
+	for j := 0; j < i; j += 2 {
+		if resolve(c[j]).Value == k {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *merger) scalarList(v *yaml.Node, k string) error {
+	if v.Kind != yaml.SequenceNode {
+		return m.errorf("%s must be a list of values, found a %s", k, kindName(v))
+	}
+	for _, e := range v.Content {
+		if e = resolve(e); e.Kind != yaml.ScalarNode {
+			return m.errorf("%s must be a list of values, found a %s in it", k, kindName(e))
+		}
+	}
+	return nil
+}
+
+// applyRetainKeys implements $retainKeys: the fields of the document map not
+// listed are cleared. As in apimachinery every field the patch sets (to
+// something other than null) must be listed, or the patch contradicts itself.
+func (m *merger) applyRetainKeys(d, p, keep *yaml.Node) error {
+	listed := func(k string) bool {
+		for _, e := range keep.Content {
+			if e = resolve(e); e.Value == k && !isNull(e) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i+1 < len(p.Content); i += 2 {
+		if isDirectiveKey(p, i) || isNull(resolve(p.Content[i+1])) {
+			continue
+		}
+		if k := resolve(p.Content[i]).Value; !listed(k) {
+			return m.errorf("the patch sets %q, which $retainKeys does not list", k)
+		}
+	}
+	c := d.Content
+	out := c[:0]
+	for i := 0; i+1 < len(c); i += 2 {
+		kn := resolve(c[i])
+		if kn.Kind == yaml.ScalarNode && listed(kn.Value) {
+			out = append(out, c[i], c[i+1])
+			continue
+		}
+		m.dropped(c[i])
+		m.dropped(c[i+1])
+	}
+	clear(c[len(out):])
+	d.Content = out
+	return nil
+}
+
+// applyDeleteFromPrimitiveList removes every value listed from the document's
+// list (all occurrences). A missing list, or one that is not a list, is left
+// alone: there is nothing to delete from.
+func (m *merger) applyDeleteFromPrimitiveList(d, values *yaml.Node, list string) {
+	i := keyIndex(d, list)
+	if i < 0 {
+		return
+	}
+	l := d.Content[i+1]
+	if l.Kind != yaml.SequenceNode {
+		if !isSeq(l) {
+			return
+		}
+		// An alias of a list: delete from a private copy.
+		if cp, err := m.copyDocument(resolve(l)); err == nil {
+			l = cp
+		} else {
+			return
+		}
+	}
+	out := make([]*yaml.Node, 0, len(l.Content))
+	for _, e := range l.Content {
+		if re := resolve(e); re.Kind == yaml.ScalarNode && containsScalar(values, re) {
+			m.dropped(e)
+			continue
+		}
+		out = append(out, e)
+	}
+	if len(out) == len(l.Content) {
+		return // nothing deleted: leave the alias (if any) in place
+	}
+	l.Content = out
+	d.Content[i+1] = l
+}
+
+func containsScalar(list, v *yaml.Node) bool {
+	for _, e := range list.Content {
+		if scalarEqual(resolve(e), v) {
+			return true
+		}
+	}
+	return false
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "map"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		if isNull(n) {
+			return "null"
+		}
+		return "scalar"
+	case yaml.AliasNode:
+		return "alias"
+	case yaml.DocumentNode:
+		return "document"
+	}
+	return "node"
+}
+
+// describe renders a node briefly for an error message.
+func describe(n *yaml.Node) string {
+	n = resolve(n)
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	return kindName(n)
+}

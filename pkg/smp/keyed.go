@@ -1,0 +1,169 @@
+package smp
+
+import (
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/schema"
+)
+
+// mergeKeyed merges a list whose elements are maps identified by the fields
+// in keys (a multi-field key matches only when all fields are equal).
+//
+// Every patch element is accounted for: it merges into the first document
+// element with the same keys, is appended when there is none, or (with
+// $patch: delete) removes all elements with those keys. A key field the
+// patch element omits takes the API default when the schema has one
+// (protocol: TCP) — on both sides, as the API server would see them — and is
+// an error otherwise: guessing could patch the wrong element.
+func (m *merger) mergeKeyed(d, p *yaml.Node, t *schema.Type, keys []string) error {
+	et := t.Element()
+	var buf [4]string
+	for idx, pe := range p.Content {
+		if isMarker(pe) {
+			continue
+		}
+		raw := pe // value() must see the alias, to count what it expands
+		pe = resolve(pe)
+		if pe.Kind != yaml.MappingNode {
+			return m.errorf("element %d is a %s, but this list holds maps merged by %s", idx, kindName(pe), keyNames(keys))
+		}
+		vals, err := m.elementKeys(pe, keys, t, buf[:0], idx)
+		if err != nil {
+			return err
+		}
+		m.pushElem(idx, pe, t)
+		dir, err := m.mapDirective(pe)
+		if err != nil {
+			return err
+		}
+		if dir == directiveDelete {
+			m.pop()
+			m.deleteMatching(d, keys, vals, t)
+			continue
+		}
+		j := findMatch(d, keys, vals, t)
+		var cur *yaml.Node
+		if j >= 0 {
+			cur = d.Content[j]
+		}
+		r, err := m.value(cur, raw, et)
+		if err != nil {
+			return err
+		}
+		m.pop()
+		if j >= 0 {
+			d.Content[j] = r
+		} else {
+			d.Content = append(d.Content, r)
+		}
+	}
+	return nil
+}
+
+// elementKeys returns the merge-key values of a patch element, defaults filled
+// in; a key that is missing without a default is an error naming the list,
+// the element and the field.
+func (m *merger) elementKeys(pe *yaml.Node, keys []string, t *schema.Type, vals []string, idx int) ([]string, error) {
+	for _, k := range keys {
+		if v := lookup(pe, k); v != nil {
+			v = resolve(v)
+			if v.Kind == yaml.ScalarNode && !isNull(v) {
+				vals = append(vals, v.Value)
+				continue
+			}
+			if !isNull(v) {
+				return nil, m.errorf("element %d: merge key %q must be a value, found a %s", idx, k, kindName(v))
+			}
+		}
+		def, ok := t.KeyDefault(k)
+		if !ok {
+			return nil, m.errorf("element %d%s lacks %q: the list merges by %s and %q has no default, so the element cannot be matched; add %q to it",
+				idx, presentKeys(pe, keys), k, keyNames(keys), k, k)
+		}
+		vals = append(vals, def)
+	}
+	return vals, nil
+}
+
+// keyOf returns the merge-key value of a document element, with the default
+// when the field is missing or null; ok is false when it has none.
+func keyOf(e *yaml.Node, k string, t *schema.Type) (string, bool) {
+	if v := lookup(e, k); v != nil {
+		v = resolve(v)
+		if v.Kind == yaml.ScalarNode && !isNull(v) {
+			return v.Value, true
+		}
+		if !isNull(v) {
+			return "", false
+		}
+	}
+	return t.KeyDefault(k)
+}
+
+// matches reports whether document element e has the key values vals.
+// Values compare as text: 8080 and "8080" are the same port to a user.
+func matches(e *yaml.Node, keys, vals []string, t *schema.Type) bool {
+	e = resolve(e)
+	if e.Kind != yaml.MappingNode {
+		return false
+	}
+	for i, k := range keys {
+		v, ok := keyOf(e, k, t)
+		if !ok || v != vals[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// findMatch returns the index of the first document element with the key
+// values vals, or -1. With duplicates (an invalid document) the first wins,
+// as in apimachinery.
+func findMatch(d *yaml.Node, keys, vals []string, t *schema.Type) int {
+	for j, e := range d.Content {
+		if matches(e, keys, vals, t) {
+			return j
+		}
+	}
+	return -1
+}
+
+// deleteMatching removes every document element with the key values vals
+// (duplicates included, as apimachinery does). No match is no error: the
+// element is already gone.
+func (m *merger) deleteMatching(d *yaml.Node, keys, vals []string, t *schema.Type) {
+	c := d.Content
+	out := c[:0]
+	for _, e := range c {
+		if matches(e, keys, vals, t) {
+			m.dropped(e)
+			continue
+		}
+		out = append(out, e)
+	}
+	clear(c[len(out):])
+	d.Content = out
+}
+
+func keyNames(keys []string) string {
+	return "[" + strings.Join(keys, ", ") + "]"
+}
+
+// presentKeys describes the key fields an element does have, e.g.
+// " (topologyKey=zone)", to help find it in the patch.
+func presentKeys(pe *yaml.Node, keys []string) string {
+	var parts []string
+	for _, k := range keys {
+		if v := lookup(pe, k); v != nil {
+			if v = resolve(v); v.Kind == yaml.ScalarNode && !isNull(v) {
+				parts = append(parts, k+"="+v.Value)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}

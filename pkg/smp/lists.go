@@ -1,0 +1,182 @@
+package smp
+
+import (
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/schema"
+)
+
+// listMarkers are the list-wide directives: an element that is exactly
+// {$patch: replace} (the list becomes the other elements) or
+// {$patch: delete} (the list field is removed), as in apimachinery and
+// kustomize. {$patch: merge} is accepted and changes nothing.
+type listMarkers struct {
+	replace, delete bool
+}
+
+// isMarker reports whether a list element is a list-wide directive: a map
+// whose only key is $patch.
+func isMarker(e *yaml.Node) bool {
+	e = resolve(e)
+	return e.Kind == yaml.MappingNode && len(e.Content) == 2 && resolve(e.Content[0]).Value == keyPatch
+}
+
+func (m *merger) scanMarkers(p *yaml.Node) (listMarkers, error) {
+	var mk listMarkers
+	for _, e := range p.Content {
+		if !isMarker(e) {
+			continue
+		}
+		dir, err := m.mapDirective(resolve(e))
+		if err != nil {
+			return mk, err
+		}
+		switch dir {
+		case directiveReplace:
+			mk.replace = true
+		case directiveDelete:
+			mk.delete = true
+		}
+	}
+	if mk.replace && mk.delete {
+		return mk, m.errorf("the list asks for both $patch: replace and $patch: delete")
+	}
+	return mk, nil
+}
+
+// list merges patch list p into document node d by the strategy of t.
+func (m *merger) list(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
+	mk, err := m.scanMarkers(p)
+	if err != nil {
+		return nil, err
+	}
+	if mk.delete {
+		return nil, nil
+	}
+	strategy, keys := t.List()
+	if strategy == schema.MergeByKeys && len(keys) == 0 {
+		strategy = schema.Replace // a keyed list without keys: nothing to match by
+	}
+	switch strategy {
+	case schema.MergeByKeys:
+		if d, err = m.own(d, p, yaml.SequenceNode, mk.replace); err != nil {
+			return nil, err
+		}
+		defer settleStyle(d, p, len(d.Content) == 0)
+		return d, m.mergeKeyed(d, p, t, keys)
+	case schema.Set:
+		if d, err = m.own(d, p, yaml.SequenceNode, mk.replace); err != nil {
+			return nil, err
+		}
+		defer settleStyle(d, p, len(d.Content) == 0)
+		return d, m.mergeSet(d, p, t.Element())
+	}
+	return m.replaceList(d, p, t.Element())
+}
+
+// newElement builds a list element from a patch element alone. A null element
+// is kept (it is a value in a list, not a deletion); $patch: delete on an
+// element needs merge keys to say what to delete.
+func (m *merger) newElement(pe *yaml.Node, et *schema.Type, idx int) (*yaml.Node, error) {
+	if rp := resolve(pe); isNull(rp) {
+		return shell(rp), nil
+	}
+	m.pushElem(idx, nil, nil)
+	r, err := m.value(nil, pe, et)
+	if err != nil {
+		return nil, err
+	}
+	m.pop()
+	if r == nil {
+		return nil, m.errorf("element %d has $patch: delete, but this list has no merge keys to find the element by; "+
+			"list all remaining elements instead (or use $deleteFromPrimitiveList for values)", idx)
+	}
+	return r, nil
+}
+
+// replaceList gives the document the patch's list (atomic lists, and lists the
+// schema knows nothing about). A list equal to the patch's is left untouched,
+// comments and quoting included.
+func (m *merger) replaceList(d, p *yaml.Node, et *schema.Type) (*yaml.Node, error) {
+	content := make([]*yaml.Node, 0, len(p.Content))
+	for idx, pe := range p.Content {
+		if isMarker(pe) {
+			continue
+		}
+		r, err := m.newElement(pe, et, idx)
+		if err != nil {
+			return nil, err
+		}
+		content = append(content, r)
+	}
+	if d != nil && isSeq(d) && equalContent(resolve(d).Content, content) {
+		return d, nil
+	}
+	if d != nil && d.Kind == yaml.SequenceNode {
+		for _, c := range d.Content {
+			m.dropped(c)
+		}
+		d.Content = content
+		settleStyle(d, p, true)
+		return d, nil
+	}
+	if d != nil {
+		m.dropped(d)
+	}
+	n := shell(p)
+	n.Content = content
+	settleStyle(n, p, true)
+	return n, nil
+}
+
+func equalContent(a, b []*yaml.Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !deepEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeSet merges a list of values as a set: values of the patch that the
+// list lacks are appended, in patch order; the list's own order and content
+// (duplicates included) stay as they are.
+func (m *merger) mergeSet(d, p *yaml.Node, et *schema.Type) error {
+	for idx, pe := range p.Content {
+		if isMarker(pe) {
+			continue
+		}
+		raw := pe
+		pe = resolve(pe)
+		cand := pe
+		if pe.Kind != yaml.ScalarNode {
+			// Build the element first: the patch may hold directives, and the
+			// same errors must be reported whether or not the value exists.
+			r, err := m.newElement(raw, et, idx)
+			if err != nil {
+				return err
+			}
+			cand = r
+		}
+		if containsDeep(d.Content, cand) {
+			continue
+		}
+		if cand == pe {
+			cand = shell(pe)
+		}
+		d.Content = append(d.Content, cand)
+	}
+	return nil
+}
+
+func containsDeep(list []*yaml.Node, v *yaml.Node) bool {
+	for _, e := range list {
+		if deepEqual(e, v) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,177 @@
+package smp
+
+import (
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// maxAliasChain bounds alias-to-alias chains; the YAML parser never builds
+// such chains, hand-made nodes might.
+const maxAliasChain = 32
+
+// resolve follows aliases to the node they stand for. An alias without a
+// target (only possible in hand-built trees) resolves to itself.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < maxAliasChain; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// tagOf returns the short tag of a node; the fast path covers what the parser
+// and kyaml produce.
+func tagOf(n *yaml.Node) string {
+	switch n.Tag {
+	case yaml.NodeTagString, yaml.NodeTagInt, yaml.NodeTagNull, yaml.NodeTagBool,
+		yaml.NodeTagFloat, yaml.NodeTagMap, yaml.NodeTagSeq:
+		return n.Tag
+	}
+	return n.ShortTag()
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && tagOf(n) == yaml.NodeTagNull
+}
+
+// isMap and isSeq look through aliases.
+func isMap(n *yaml.Node) bool {
+	n = resolve(n)
+	return n != nil && n.Kind == yaml.MappingNode
+}
+
+func isSeq(n *yaml.Node) bool {
+	n = resolve(n)
+	return n != nil && n.Kind == yaml.SequenceNode
+}
+
+// scalarEqual compares two scalars as data: same tag and same text (all nulls
+// are equal). `80` and `"80"` differ, as they do for the API server.
+func scalarEqual(a, b *yaml.Node) bool {
+	ta, tb := tagOf(a), tagOf(b)
+	if ta == yaml.NodeTagNull && tb == yaml.NodeTagNull {
+		return true
+	}
+	return ta == tb && a.Value == b.Value
+}
+
+// deepEqual compares two nodes as data: map key order, styles and comments do
+// not matter, list order does.
+func deepEqual(a, b *yaml.Node) bool {
+	a, b = resolve(a), resolve(b)
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case yaml.ScalarNode:
+		return scalarEqual(a, b)
+	case yaml.SequenceNode:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := range a.Content {
+			if !deepEqual(a.Content[i], b.Content[i]) {
+				return false
+			}
+		}
+		return true
+	case yaml.MappingNode:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := 0; i+1 < len(a.Content); i += 2 {
+			bv := lookup(b, resolve(a.Content[i]).Value)
+			if bv == nil || !deepEqual(a.Content[i+1], bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// keyIndex returns the index in m.Content of the key node named k, or -1.
+// Only scalar keys match; the first of duplicate keys wins.
+func keyIndex(m *yaml.Node, k string) int {
+	c := m.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		kn := c[i]
+		if kn.Kind == yaml.AliasNode {
+			kn = resolve(kn)
+		}
+		if kn.Kind == yaml.ScalarNode && kn.Value == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// lookup returns the value of field k of map m, or nil.
+func lookup(m *yaml.Node, k string) *yaml.Node {
+	if i := keyIndex(m, k); i >= 0 {
+		return m.Content[i+1]
+	}
+	return nil
+}
+
+// shell makes a fresh node with the kind, style, tag, text and comments of p
+// but no children. It is how patch content enters a document: containers are
+// filled by merging the patch into the shell, so directives never leak.
+// Anchors are not copied (they would redefine the document's own).
+func shell(p *yaml.Node) *yaml.Node {
+	n := &yaml.Node{
+		Kind:        p.Kind,
+		Style:       p.Style,
+		Tag:         p.Tag,
+		HeadComment: p.HeadComment,
+		LineComment: p.LineComment,
+		FootComment: p.FootComment,
+		Line:        p.Line,
+		Column:      p.Column,
+	}
+	if p.Kind == yaml.ScalarNode {
+		n.Value = p.Value
+	}
+	return n
+}
+
+// copyDocument deep-copies a subtree of the document being patched, used when
+// the patch reaches into an alias: the alias is replaced by its own copy of the
+// anchored value, so the anchor itself stays untouched. Anchors inside the
+// copy are dropped; aliases inside it are kept (their anchors come earlier).
+func (m *merger) copyDocument(n *yaml.Node) (*yaml.Node, error) {
+	if err := m.spend(); err != nil {
+		return nil, err
+	}
+	c := *n
+	c.Anchor = ""
+	if n.Kind == yaml.AliasNode {
+		return &c, nil
+	}
+	if len(n.Content) > 0 {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, k := range n.Content {
+			cc, err := m.copyDocument(k)
+			if err != nil {
+				return nil, err
+			}
+			c.Content[i] = cc
+		}
+	}
+	return &c, nil
+}
+
+// hasAnchorOrAlias reports whether a subtree defines an anchor or uses an
+// alias; removing or moving such a subtree may leave aliases dangling.
+func hasAnchorOrAlias(n *yaml.Node) bool {
+	if n.Anchor != "" || n.Kind == yaml.AliasNode {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAnchorOrAlias(c) {
+			return true
+		}
+	}
+	return false
+}

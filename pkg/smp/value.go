@@ -1,0 +1,200 @@
+package smp
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/schema"
+)
+
+// aliasBudget bounds the nodes one Merge may expand from YAML aliases (patch
+// nodes visited through an alias, document nodes copied from an anchor).
+// Patches that reuse a container through an anchor stay far below it; an
+// alias bomb (aliases of lists of aliases...) does not. A variable so that
+// the fuzz test can lower it.
+var aliasBudget = 1 << 17
+
+// merger holds the state of one Merge or Validate call.
+type merger struct {
+	// inAlias is > 0 while the merge walks patch nodes reached through an
+	// alias; used counts the nodes expanded that way.
+	inAlias int
+	used    int
+	// path is where the merge is, for error messages.
+	path []seg
+	// aliasesAtRisk is set when a subtree with anchors or aliases was removed
+	// or moved, so the document's aliases must be checked after the merge.
+	aliasesAtRisk bool
+}
+
+func newMerger() merger {
+	return merger{path: make([]seg, 0, 16)}
+}
+
+func (m *merger) spend() error {
+	m.used++
+	if m.used > aliasBudget {
+		return &Error{Msg: fmt.Sprintf("YAML aliases expand to more than %d nodes", aliasBudget)}
+	}
+	return nil
+}
+
+// dropped records that a document subtree is leaving the tree.
+func (m *merger) dropped(n *yaml.Node) {
+	if !m.aliasesAtRisk && n != nil && hasAnchorOrAlias(n) {
+		m.aliasesAtRisk = true
+	}
+}
+
+// value merges the patch node p into the document node d and returns the node
+// that belongs in d's place: d itself when merged in place, a new node when
+// replaced, nil when the field or element is to be removed. d may be nil
+// (absent); the result then is built from the patch alone, by the same code,
+// which is why the errors never depend on the document.
+func (m *merger) value(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
+	if p.Kind == yaml.AliasNode {
+		m.inAlias++
+		defer func() { m.inAlias-- }()
+	}
+	if m.inAlias > 0 {
+		if err := m.spend(); err != nil {
+			return nil, err
+		}
+	}
+	p = resolve(p)
+	switch p.Kind {
+	case yaml.ScalarNode:
+		if isNull(p) {
+			return nil, nil
+		}
+		return m.scalar(d, p), nil
+	case yaml.MappingNode:
+		dir, err := m.mapDirective(p)
+		if err != nil {
+			return nil, err
+		}
+		if dir == directiveDelete {
+			return nil, nil
+		}
+		if dir == directiveReplace || (t != nil && t.ReplaceMap) {
+			return m.replaceMap(d, p, t)
+		}
+		d, err = m.own(d, p, yaml.MappingNode, false)
+		if err != nil {
+			return nil, err
+		}
+		return d, m.mergeMap(d, p, t)
+	case yaml.SequenceNode:
+		return m.list(d, p, t)
+	case yaml.AliasNode:
+		return nil, m.errorf("the patch holds an alias without a target")
+	}
+	return nil, m.errorf("unsupported YAML node in the patch")
+}
+
+// scalar sets a scalar. An existing scalar is updated in place, so it keeps
+// its anchor and its comments (unless the patch brings its own); an equal
+// value is left alone. A new value of the same type keeps the document's
+// quoting style (the encoder still quotes a string that would read as another
+// type); a change of type takes the patch's tag and style, which carry it.
+func (m *merger) scalar(d, p *yaml.Node) *yaml.Node {
+	if d != nil && d.Kind == yaml.AliasNode {
+		if rd := resolve(d); rd.Kind == yaml.ScalarNode && scalarEqual(rd, p) {
+			return d // the alias already stands for this value
+		}
+	}
+	if d == nil || d.Kind != yaml.ScalarNode {
+		if d != nil {
+			m.dropped(d)
+		}
+		return shell(p)
+	}
+	if !scalarEqual(d, p) {
+		if tagOf(d) != tagOf(p) || d.Style&yaml.TaggedStyle != 0 || p.Style&yaml.TaggedStyle != 0 {
+			d.Tag, d.Style = p.Tag, p.Style
+		}
+		d.Value = p.Value
+	}
+	takeComments(d, p)
+	return d
+}
+
+// takeComments copies the patch's comments onto a merged node, as kustomize
+// does: a comment in the patch wins, the document's stays otherwise.
+func takeComments(d, p *yaml.Node) {
+	if p.HeadComment != "" {
+		d.HeadComment = p.HeadComment
+	}
+	if p.LineComment != "" {
+		d.LineComment = p.LineComment
+	}
+	if p.FootComment != "" {
+		d.FootComment = p.FootComment
+	}
+}
+
+// own returns the container node to merge into: d itself when it is of the
+// patch's kind, a private copy when d is an alias of one (the anchored
+// original must not change), a new empty node otherwise. With fresh, the
+// existing content is dropped ($patch: replace) but the node, and so its
+// comments, stays.
+func (m *merger) own(d, p *yaml.Node, kind yaml.Kind, fresh bool) (*yaml.Node, error) {
+	switch {
+	case d == nil:
+		return shell(p), nil
+	case d.Kind == kind:
+		if fresh && len(d.Content) > 0 {
+			for _, c := range d.Content {
+				m.dropped(c)
+			}
+			d.Content = nil
+		}
+		return d, nil
+	case d.Kind == yaml.AliasNode && resolve(d).Kind == kind && !fresh:
+		return m.copyDocument(resolve(d))
+	}
+	m.dropped(d)
+	return shell(p), nil
+}
+
+// replaceMap gives the document the patch's map ($patch: replace, or a map
+// the schema says is replaced as a whole). A map equal to the result is left
+// untouched; otherwise the document's node keeps its comments and takes the
+// new content.
+func (m *merger) replaceMap(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
+	n := shell(p)
+	if err := m.mergeMap(n, p, t); err != nil {
+		return nil, err
+	}
+	switch {
+	case d == nil:
+		return n, nil
+	case isMap(d) && deepEqual(d, n):
+		return d, nil
+	case d.Kind == yaml.MappingNode:
+		for _, c := range d.Content {
+			m.dropped(c)
+		}
+		d.Content = n.Content
+		settleStyle(d, p, true)
+		return d, nil
+	}
+	m.dropped(d)
+	return n, nil
+}
+
+// settleStyle decides the flow/block style of a container the merge filled:
+// one that was empty takes the patch's style, so `annotations: {}` patched
+// with block content comes out as a block (kustomize does the same). One that
+// is empty is marked flow: it is written {} or [] either way, and a comment
+// on it then stays valid YAML (the encoder writes an empty block container
+// with a line comment as "a: # c" followed by "{}" on the next line).
+func settleStyle(d, p *yaml.Node, wasEmpty bool) {
+	switch {
+	case len(d.Content) == 0:
+		d.Style |= yaml.FlowStyle
+	case wasEmpty:
+		d.Style = d.Style&^yaml.FlowStyle | p.Style&yaml.FlowStyle
+	}
+}

@@ -99,6 +99,14 @@ type applier struct {
 	ix     *selector.Index
 	schema *schema.Schema
 	errs   framework.Results
+	// checked remembers, per strategic document and kind, whether the
+	// document is valid for that kind's schema: checked once, reported once.
+	checked map[checkKey]error
+}
+
+type checkKey struct {
+	doc              *document
+	apiVersion, kind string
 }
 
 func (a *applier) schemaFor(res *yaml.RNode) *schema.Type {
@@ -139,16 +147,27 @@ func (a *applier) applyOne(c *compiled, d *document, i int) {
 	res := a.ix.Item(i)
 	before := identityOf(res)
 	var t *schema.Type
-	if d.typ == typeSMP {
+	if d.typ == typeSMP && !d.deletes {
 		t = a.schemaFor(res)
+		key := checkKey{d, res.GetApiVersion(), res.GetKind()}
+		err, seen := a.checked[key]
+		if !seen {
+			err = smp.Validate(d.node, t)
+			if a.checked == nil {
+				a.checked = map[checkKey]error{}
+			}
+			a.checked[key] = err
+		}
+		if err != nil {
+			if !seen { // the same error for every resource of the kind: say it once
+				a.report(c, res, err)
+			}
+			return
+		}
 	}
 	remove, err := d.apply(res, t)
 	if err != nil {
-		field := ""
-		if se, ok := err.(*smp.Error); ok {
-			field, err = se.Path, fmt.Errorf("%s", se.Msg)
-		}
-		a.errs = append(a.errs, fnrun.Errorf(c.name, res, field, "%v", err))
+		a.report(c, res, err)
 		return
 	}
 	if remove {
@@ -162,6 +181,16 @@ func (a *applier) applyOne(c *compiled, d *document, i int) {
 		}
 		a.ix.Refresh(i)
 	}
+}
+
+// report records an error of an entry on a resource, with the field path a
+// strategic merge error carries.
+func (a *applier) report(c *compiled, res *yaml.RNode, err error) {
+	field := ""
+	if se, ok := err.(*smp.Error); ok {
+		field, err = se.Path, fmt.Errorf("%s", se.Msg)
+	}
+	a.errs = append(a.errs, fnrun.Errorf(c.name, res, field, "%v", err))
 }
 
 func optionFor(field string) string {

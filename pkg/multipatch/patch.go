@@ -98,15 +98,9 @@ func parseDocument(n *yaml.RNode, typ string, targeted bool, reject []selector.S
 		if kind != yaml.MappingNode {
 			return nil, fmt.Errorf("a strategic merge patch is a map, got a list (a list of operations is a JsonPatch)")
 		}
+		// Whether the patch is valid depends on the schema of the kind it
+		// meets; the applier checks it once per kind.
 		d.deletes = smp.IsDeleteDirective(n)
-		if !d.deletes {
-			// Directives and list keys are checked once, against the
-			// schema of no particular kind; the kind's own schema is
-			// checked again when the patch is applied.
-			if err := smp.Validate(n, nil); err != nil {
-				return nil, err
-			}
-		}
 	}
 	d.node = n
 	d.touchesIdentity = n.Field("metadata") != nil || n.Field("kind") != nil || n.Field("apiVersion") != nil

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/yamljson"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -15,7 +17,7 @@ import (
 // errors: a misspelt field silently ignored is the kind of surprise our
 // users lose hours to.
 func Decode(config *yaml.RNode, into any) error {
-	b, err := config.MarshalJSON()
+	b, err := yamljson.Encode(config.YNode())
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}

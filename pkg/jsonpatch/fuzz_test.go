@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/patchwork-krm/patchwork/internal/yamljson"
+
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -26,7 +28,7 @@ func FuzzApply(f *testing.F) {
 		if err != nil {
 			return
 		}
-		in, err := toJSON(doc.YNode())
+		in, err := yamljson.Encode(doc.YNode())
 		if err != nil {
 			return
 		}
@@ -57,7 +59,7 @@ func FuzzApply(f *testing.F) {
 		if want == nil {
 			return
 		}
-		got, err := toJSON(doc.YNode())
+		got, err := yamljson.Encode(doc.YNode())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,8 @@ package jsonpatch
 import (
 	"fmt"
 
+	"github.com/patchwork-krm/patchwork/internal/yamljson"
+
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -30,7 +32,7 @@ func ParseOps(doc *yaml.RNode) (*Ops, error) {
 			return nil, fmt.Errorf("op[%d]: %v", i, err)
 		}
 	}
-	b, err := toJSON(doc.YNode())
+	b, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +78,7 @@ func checkOp(op *yaml.Node) error {
 // Apply applies the operations to doc in place. On error doc is unchanged
 // and the error names the failing operation and its path.
 func (o *Ops) Apply(doc *yaml.RNode) error {
-	in, err := toJSON(doc.YNode())
+	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
 	}
@@ -110,7 +112,7 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 	if doc.YNode().Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("a merge patch is a map, got a %s", kindName(doc))
 	}
-	b, err := toJSON(doc.YNode())
+	b, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +121,7 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 
 // Apply merges the patch into doc in place.
 func (m *MergePatch) Apply(doc *yaml.RNode) error {
-	in, err := toJSON(doc.YNode())
+	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
 	}

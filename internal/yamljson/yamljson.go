@@ -1,4 +1,7 @@
-package jsonpatch
+// Package yamljson encodes yaml nodes as JSON directly, keeping the order of
+// map keys. kyaml's own MarshalJSON goes through Go maps: it sorts keys and
+// allocates far more, which shows when a config has thousands of entries.
+package yamljson
 
 import (
 	"bytes"
@@ -9,10 +12,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// toJSON encodes a yaml node as JSON keeping the order of map keys, so that
-// what a patch adds arrives in the order the user wrote it. (kyaml's own
-// MarshalJSON goes through a Go map and sorts the keys.)
-func toJSON(n *yaml.Node) ([]byte, error) {
+// Encode encodes a yaml node as JSON, keeping the order of map keys. Scalars
+// take their YAML types (a quoted "80" stays a string); alias expansion is
+// bounded.
+func Encode(n *yaml.Node) ([]byte, error) {
 	w := &jsonWriter{}
 	if err := w.write(n); err != nil {
 		return nil, err

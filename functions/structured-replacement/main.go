@@ -1,0 +1,17 @@
+// Command structured-replacement is a KRM function: kustomize's
+// replacements, with field paths that reach into JSON and YAML documents
+// held in strings and edit only the bytes of the values they replace.
+//
+// It runs under kpt (fn eval, fn render), as a kustomize transformer, or on
+// its own: structured-replacement CONFIG [FILE...]. See
+// pkg/replacement/REFERENCE.md.
+package main
+
+import (
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/replacement"
+)
+
+func main() {
+	fnrun.Main(replacement.Function)
+}

@@ -1,0 +1,40 @@
+package embedded
+
+// Cache holds parsed documents by their text. It is not safe for
+// concurrent use.
+type Cache struct {
+	docs map[string]*doc
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{docs: map[string]*doc{}} }
+
+// cacheLimit bounds the memory a cache holds on to.
+const cacheLimit = 1 << 16
+
+func (c *Cache) get(text string) *doc {
+	if c == nil {
+		return nil
+	}
+	return c.docs[text]
+}
+
+func (c *Cache) put(text string, d *doc) {
+	if c == nil {
+		return
+	}
+	if len(c.docs) >= cacheLimit {
+		clear(c.docs)
+	}
+	c.docs[text] = d
+}
+
+// replace records that text became out: the old version will not be asked
+// for again.
+func (c *Cache) replace(text, out string, d *doc) {
+	if c == nil {
+		return
+	}
+	delete(c.docs, text)
+	c.put(out, d)
+}

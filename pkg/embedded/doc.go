@@ -1,0 +1,20 @@
+// Package embedded edits JSON and YAML documents held in strings — the
+// config.json of a ConfigMap, the JSON of an annotation — surgically: only
+// the bytes of the value replaced (or the entry added) change. Whitespace,
+// indentation, key order, quoting, comments, a trailing newline and the
+// later documents of a multi-document YAML string stay byte for byte.
+//
+// A document is JSON when it starts with { or [ and parses as JSON, and
+// YAML otherwise. Paths are those of package fieldpath; a string reached
+// with segments left is itself parsed, so edits nest (YAML holding JSON
+// holding YAML...).
+//
+// New values are encoded for their host: JSON escaping, YAML quoting only
+// where needed (keeping the quote style that was there when it can hold the
+// new text), and a number or boolean keeps its type when the new text reads
+// as one. Created keys and elements follow the layout around them.
+//
+// Every edit is verified: the result is parsed again and compared with the
+// original, and an edit that would disturb anything but its target is
+// refused with an error rather than returned.
+package embedded

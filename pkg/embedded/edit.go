@@ -1,0 +1,485 @@
+package embedded
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Setter computes the value to write from the value found at a place (nil
+// when the place is being created). It returns a scalar, whose Tag gives its
+// type (!!str, !!int, !!float, !!bool, !!null; "" means !!str), or a map or
+// list. Returned nodes are read, never kept or modified.
+type Setter func(old *yaml.Node) (*yaml.Node, error)
+
+// Options tune Set and Get.
+type Options struct {
+	// Create adds missing map keys, list elements selected by [key=value]
+	// or by the index just past the end, and replaces a null on the way
+	// with the maps and lists the rest of the path needs.
+	Create bool
+	// Where names the place that holds the text, for messages:
+	// data.config\.json in "no key "x" in the JSON object at line 1,
+	// column 3 of data.config\.json".
+	Where fieldpath.Path
+	// Cache, if set, keeps parsed documents between calls: a string that
+	// several replacements edit in turn is parsed once per version.
+	Cache *Cache
+}
+
+// Error is a failure to find or edit a value, and where it happened.
+type Error struct {
+	// Segment is the index, in the path given, of the segment being
+	// resolved when it failed.
+	Segment int
+	Msg     string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Get returns the values the path leads to inside the document held in
+// text: one for a path without wildcards or list matchers, any number
+// otherwise. A string value on the way that holds a document of its own is
+// parsed in turn when segments remain. The returned nodes must not be
+// modified.
+func Get(text string, path fieldpath.Path, opts Options) ([]*yaml.Node, error) {
+	d, err := parseCached(text, opts)
+	if err != nil {
+		return nil, err
+	}
+	places, err := d.resolve(d.root, path, 0, nil, nil, false, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []*yaml.Node
+	for _, p := range places {
+		if p.kind == inString {
+			inner := opts
+			inner.Where = joinPath(opts.Where, path[:p.at])
+			vs, err := Get(p.n.value, path[p.at:], inner)
+			if err != nil {
+				return nil, shift(err, p.at)
+			}
+			out = append(out, vs...)
+			continue
+		}
+		out = append(out, d.toYAML(p.n))
+	}
+	return out, nil
+}
+
+// Set writes the value computed by set at every place the path leads to
+// inside the document held in text, and returns the new text. Only the
+// bytes of the values replaced (or the entries added) change: layout,
+// comments, key order and later YAML documents stay as they are. The result
+// is parsed again and compared with the original before it is returned, so
+// an edit that would disturb anything else is an error instead.
+func Set(text string, path fieldpath.Path, opts Options, set Setter) (string, error) {
+	if len(path) == 0 {
+		return "", &Error{Msg: "empty path"}
+	}
+	d, err := parseCached(text, opts)
+	if err != nil {
+		return "", err
+	}
+	places, err := d.resolve(d.root, path, 0, nil, nil, opts.Create, true)
+	if err != nil {
+		return "", err
+	}
+	var edits []edit
+	checks := map[string]check{}
+	for _, p := range places {
+		e, c, err := d.editAt(p, path, opts, set)
+		if err != nil {
+			return "", err
+		}
+		edits = append(edits, e)
+		checks[addrKey(p.addr)] = c
+	}
+	out, err := apply(text, edits)
+	if err != nil {
+		return "", &Error{Msg: err.Error() + d.of()}
+	}
+	nd, err := d.verify(out, checks)
+	if err != nil {
+		return "", &Error{Msg: fmt.Sprintf("cannot edit the %s without disturbing the rest of it (%v); please report this", d.format, err) + d.of()}
+	}
+	opts.Cache.replace(text, out, nd)
+	return out, nil
+}
+
+// parseCached parses text, or takes its parse from the cache. Documents
+// are never modified once parsed, so sharing them is safe; only where, used
+// in messages, differs between uses.
+func parseCached(text string, opts Options) (*doc, error) {
+	if d := opts.Cache.get(text); d != nil {
+		dd := *d
+		dd.where = opts.Where
+		return &dd, nil
+	}
+	d, err := parse(text, opts.Where)
+	if err != nil {
+		return nil, err
+	}
+	opts.Cache.put(text, d)
+	return d, nil
+}
+
+// parse reads text as JSON when it starts with { or [ and parses as JSON,
+// and as YAML otherwise.
+func parse(text string, where fieldpath.Path) (*doc, error) {
+	var d *doc
+	var err error
+	if strings.TrimSpace(text) == "" {
+		return nil, &Error{Msg: fmt.Sprintf("%s is empty: there is no JSON or YAML document to look into", whereName(where))}
+	}
+	if looksLikeJSON(text) {
+		if d, err = parseJSON(text); err != nil {
+			// Not strict JSON; it may still be YAML in flow style
+			// ({a: b}), which is worth a try before giving up.
+			yd, yerr := parseYAML(text)
+			if yerr != nil {
+				return nil, syntaxMessage(text, err, where)
+			}
+			d = yd
+			d.jsonish = true
+		}
+	} else if d, err = parseYAML(text); err != nil {
+		return nil, syntaxMessage(text, err, where)
+	}
+	d.where = where
+	if d.root.kind == scalarKind {
+		return nil, &Error{Msg: fmt.Sprintf("%s holds the text %s, not a JSON or YAML map or list", whereName(where), abbreviate(text))}
+	}
+	return d, nil
+}
+
+func syntaxMessage(text string, err error, where fieldpath.Path) error {
+	se, ok := err.(*syntaxError)
+	if !ok {
+		return &Error{Msg: err.Error()}
+	}
+	d := &doc{text: text, lines: lineStarts(text, se.format == YAML)}
+	if se.offset < 0 {
+		return &Error{Msg: fmt.Sprintf("%s does not parse as %s: %s", whereName(where), se.format, se.msg)}
+	}
+	line, col := d.position(se.offset)
+	if se.lineOnly {
+		return &Error{Msg: fmt.Sprintf("%s does not parse as %s: line %d: %s", whereName(where), se.format, line, se.msg)}
+	}
+	return &Error{Msg: fmt.Sprintf("%s does not parse as %s: line %d, column %d: %s", whereName(where), se.format, line, col, se.msg)}
+}
+
+func whereName(where fieldpath.Path) string {
+	if len(where) == 0 {
+		return "the text"
+	}
+	return "the string at " + where.String()
+}
+
+func abbreviate(s string) string {
+	const max = 40
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return strconv.Quote(s)
+}
+
+func joinPath(a, b fieldpath.Path) fieldpath.Path {
+	out := make(fieldpath.Path, 0, len(a)+len(b))
+	return append(append(out, a...), b...)
+}
+
+// shift moves an error found inside a nested string to the segment
+// numbering of the enclosing path.
+func shift(err error, by int) error {
+	if e, ok := err.(*Error); ok {
+		return &Error{Segment: e.Segment + by, Msg: e.Msg}
+	}
+	return err
+}
+
+// of is the suffix naming the holder in messages.
+func (d *doc) of() string {
+	if len(d.where) == 0 {
+		return ""
+	}
+	return " of " + d.where.String()
+}
+
+func (d *doc) errorf(seg int, format string, args ...any) error {
+	return &Error{Segment: seg, Msg: fmt.Sprintf(format, args...) + d.of()}
+}
+
+type placeKind uint8
+
+const (
+	// atNode: the path ends at an existing node, which is replaced.
+	atNode placeKind = iota
+	// inString: a string holding a document; the path continues inside.
+	inString
+	// addTo: a key or an element is added to a map or list.
+	addTo
+	// overNull: a null is replaced by the maps and lists the path needs.
+	overNull
+)
+
+// place is one spot a path leads to.
+type place struct {
+	kind placeKind
+	n    *node
+	addr []int // child positions from the root
+	at   int   // next path segment: the one inside the string, or the missing one
+	// The map entry or list element that holds n, if any.
+	parent *node
+	key    *node
+}
+
+func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *node, create, edit bool) ([]place, error) {
+	here := place{n: n, addr: addr, at: i, parent: parent}
+	if parent != nil && parent.kind == mapKind && len(addr) > 0 {
+		here.key = parent.keys[addr[len(addr)-1]]
+	}
+	if i == len(path) {
+		return []place{here}, nil
+	}
+	if n.kind == aliasKind {
+		if edit {
+			return nil, d.errorf(i, "%s reaches the alias *%s; edit the value at its anchor &%s instead", path[:i], n.yn.Value, n.yn.Value)
+		}
+		target := d.byYAML[n.yn.Alias]
+		if target == nil {
+			return nil, d.errorf(i, "cannot follow the alias *%s", n.yn.Value)
+		}
+		n = target
+		here.n = n
+	}
+	seg := path[i]
+	d.open(n)
+	switch n.kind {
+	case scalarKind:
+		if n.tag == nullTag && create && edit && seg.Kind != fieldpath.Wildcard {
+			here.kind = overNull
+			return []place{here}, nil
+		}
+		if n.tag == strTag {
+			here.kind = inString
+			return []place{here}, nil
+		}
+		return nil, d.errorf(i, "cannot look for %s in the %s, which holds %s", seg, d.describe(n), abbreviate(n.value))
+	case mapKind:
+		switch seg.Kind {
+		case fieldpath.Field, fieldpath.Index:
+			idx, err := d.findKey(n, seg.Key, i)
+			if err != nil {
+				return nil, err
+			}
+			if idx < 0 {
+				if create && edit {
+					here.kind = addTo
+					return []place{here}, nil
+				}
+				return nil, &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.describe(n), d.of(), keyList(n))}
+			}
+			return d.resolve(n.children[idx], path, i+1, appendAddr(addr, idx), n, create, edit)
+		case fieldpath.Wildcard:
+			return d.each(n, path, i, addr, create, edit, allIndexes(len(n.children)))
+		}
+		return nil, d.errorf(i, "%s selects list elements, but the %s is a map", seg, d.describe(n))
+	case seqKind:
+		switch seg.Kind {
+		case fieldpath.Index:
+			if seg.Index < len(n.children) {
+				return d.resolve(n.children[seg.Index], path, i+1, appendAddr(addr, seg.Index), n, create, edit)
+			}
+			if seg.Index == len(n.children) && create && edit {
+				here.kind = addTo
+				return []place{here}, nil
+			}
+			return nil, d.errorf(i, "index %d is out of range: the %s has %d elements", seg.Index, d.describe(n), len(n.children))
+		case fieldpath.Wildcard:
+			return d.each(n, path, i, addr, create, edit, allIndexes(len(n.children)))
+		case fieldpath.Match:
+			var matched []int
+			for j, el := range n.children {
+				if d.elementMatches(el, seg) {
+					matched = append(matched, j)
+				}
+			}
+			if len(matched) == 0 {
+				if create && edit {
+					here.kind = addTo
+					return []place{here}, nil
+				}
+				return nil, d.errorf(i, "no element of the %s matches %s", d.describe(n), seg)
+			}
+			return d.each(n, path, i, addr, create, edit, matched)
+		}
+		return nil, d.errorf(i, "the %s is a list; %q needs a map (select elements with [name=value], an index or *)", d.describe(n), seg.Key)
+	}
+	return nil, d.errorf(i, "cannot look for %s in the %s", seg, d.describe(n))
+}
+
+// each resolves the rest of the path in several children (wildcards and
+// list matchers). Children where the rest does not resolve are skipped, as
+// kustomize does; nothing resolving at all is an error.
+func (d *doc) each(n *node, path fieldpath.Path, i int, addr []int, create, edit bool, children []int) ([]place, error) {
+	if len(children) == 0 {
+		return nil, d.errorf(i, "%s matches nothing: the %s is empty", path[i], d.describe(n))
+	}
+	var out []place
+	var first error
+	for _, j := range children {
+		ps, err := d.resolve(n.children[j], path, i+1, appendAddr(addr, j), n, create, edit)
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		out = append(out, ps...)
+	}
+	if len(out) == 0 {
+		return nil, first
+	}
+	return out, nil
+}
+
+func (d *doc) findKey(n *node, key string, seg int) (int, error) {
+	d.open(n)
+	found := -1
+	for j, k := range n.keys {
+		if k.kind == scalarKind && k.value == key {
+			if found >= 0 {
+				return 0, d.errorf(seg, "key %q appears twice in the %s", key, d.describe(n))
+			}
+			found = j
+		}
+	}
+	return found, nil
+}
+
+func keyList(n *node) string {
+	if len(n.keys) == 0 {
+		return " (it is empty)"
+	}
+	const most = 8
+	var ks []string
+	for _, k := range n.keys {
+		if len(ks) == most {
+			ks = append(ks, "…")
+			break
+		}
+		ks = append(ks, strconv.Quote(k.value))
+	}
+	return " (keys: " + strings.Join(ks, ", ") + ")"
+}
+
+// elementMatches compares a list element with [key=value]: the whole value,
+// not a regular expression.
+func (d *doc) elementMatches(el *node, seg fieldpath.Segment) bool {
+	if el.kind == aliasKind {
+		if el = d.byYAML[el.yn.Alias]; el == nil {
+			return false
+		}
+	}
+	if seg.Key == "" {
+		return el.kind == scalarKind && el.value == seg.Value
+	}
+	if el.kind != mapKind {
+		return false
+	}
+	d.open(el)
+	for j, k := range el.keys {
+		if k.kind == scalarKind && k.value == seg.Key {
+			v := el.children[j]
+			return v.kind == scalarKind && v.value == seg.Value
+		}
+	}
+	return false
+}
+
+func allIndexes(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func appendAddr(addr []int, i int) []int {
+	out := make([]int, len(addr)+1)
+	copy(out, addr)
+	out[len(addr)] = i
+	return out
+}
+
+func addrKey(addr []int) string {
+	var b strings.Builder
+	for _, a := range addr {
+		b.WriteByte('/')
+		b.WriteString(strconv.Itoa(a))
+	}
+	return b.String()
+}
+
+// toYAML returns a node's value as a yaml.v3 node.
+func (d *doc) toYAML(n *node) *yaml.Node {
+	d.open(n)
+	if n.yamlInfo != nil {
+		if n.yn.Kind == yaml.AliasNode && n.yn.Alias != nil {
+			return n.yn.Alias
+		}
+		return n.yn
+	}
+	switch n.kind {
+	case mapKind:
+		out := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		for i, k := range n.keys {
+			out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: k.value}, d.toYAML(n.children[i]))
+		}
+		return out
+	case seqKind:
+		out := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, c := range n.children {
+			out.Content = append(out.Content, d.toYAML(c))
+		}
+		return out
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: n.tag, Value: n.value}
+}
+
+// edit replaces text[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+func apply(text string, edits []edit) (string, error) {
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	var b strings.Builder
+	b.Grow(len(text) + 64)
+	pos := 0
+	for _, e := range edits {
+		if e.start < pos || e.end < e.start || e.end > len(text) {
+			return "", fmt.Errorf("two edits overlap")
+		}
+		b.WriteString(text[pos:e.start])
+		b.WriteString(e.text)
+		pos = e.end
+	}
+	b.WriteString(text[pos:])
+	return b.String(), nil
+}
+
+// check is what verify expects to find after an edit at one address: the
+// value written there, or the entry appended to the map or list there.
+type check struct {
+	want     *yaml.Node // as it must read back
+	appended bool
+	key      string
+}

@@ -1,0 +1,427 @@
+package embedded
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// scalarTag returns the type a new scalar takes where old was (old is nil
+// when the place is created). An existing number or boolean keeps its type
+// when the new text reads as one ("port": 8080 replaced by "9090" stays a
+// number); an existing string stays a string ("8080" stays quoted). Where
+// nothing typed was (a new key, null, a map or list being replaced), the
+// source's own type is used.
+func scalarTag(old *node, v *yaml.Node) string {
+	if old != nil && old.kind == scalarKind {
+		return KeptTag(old.tag, v)
+	}
+	return KeptTag("", v)
+}
+
+// KeptTag is the type rule for any document, kyaml nodes included: the
+// tag (!!str, !!int, !!float, !!bool, !!null) a scalar v takes when it is
+// written where a scalar tagged oldTag was. oldTag is "" when nothing, or a
+// map or list, was there.
+func KeptTag(oldTag string, v *yaml.Node) string {
+	text := v.Value
+	want := v.ShortTag()
+	if v.Tag == "" {
+		want = strTag
+	}
+	if oldTag != "" {
+		switch oldTag {
+		case intTag, floatTag:
+			if isJSONNumber(text) {
+				return numberTag(text)
+			}
+			return strTag
+		case boolTag:
+			if _, ok := boolWord(text); ok {
+				return boolTag
+			}
+			return strTag
+		case nullTag:
+			// no type to keep: fall through to the source's
+		default:
+			return strTag
+		}
+	}
+	switch want {
+	case intTag, floatTag:
+		if isJSONNumber(text) {
+			return numberTag(text)
+		}
+	case boolTag:
+		if _, ok := boolWord(text); ok {
+			return boolTag
+		}
+	case nullTag:
+		return nullTag
+	}
+	return strTag
+}
+
+func numberTag(s string) string {
+	if strings.ContainsAny(s, ".eE") {
+		return floatTag
+	}
+	return intTag
+}
+
+var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+
+// isJSONNumber reports whether s is a number in JSON's grammar, which YAML
+// reads as a number too. Other YAML spellings (0x1F, +1, 1_000) are kept as
+// strings rather than guessed at.
+func isJSONNumber(s string) bool { return jsonNumberRE.MatchString(s) }
+
+// boolWord returns the boolean s spells, in the spellings YAML 1.2 knows.
+func boolWord(s string) (bool, bool) {
+	switch s {
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
+	return false, false
+}
+
+// jsonScalar writes a scalar of the given type as JSON.
+func jsonScalar(tag, value string) string {
+	switch tag {
+	case intTag, floatTag:
+		return value
+	case boolTag:
+		if b, _ := boolWord(value); b {
+			return "true"
+		}
+		return "false"
+	case nullTag:
+		return "null"
+	}
+	return jsonQuote(value)
+}
+
+// jsonQuote writes s as a JSON string. Unlike encoding/json it leaves <, >
+// and & alone: the text is configuration, not HTML.
+func jsonQuote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(`\ufffd`)
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			writeU4(&b, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func writeU4(b *strings.Builder, r rune) {
+	const hex = "0123456789abcdef"
+	b.WriteString(`\u`)
+	b.WriteByte(hex[r>>12&0xf])
+	b.WriteByte(hex[r>>8&0xf])
+	b.WriteByte(hex[r>>4&0xf])
+	b.WriteByte(hex[r&0xf])
+}
+
+// yamlDoubleQuote writes s as a YAML double-quoted scalar on one line.
+// YAML accepts every JSON escape; characters YAML does not allow raw
+// (controls, NEL, the line and paragraph separators, the byte order mark)
+// are escaped too.
+func yamlDoubleQuote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(`\ufffd`)
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case !yamlPrintable(r):
+			if r > 0xffff {
+				b.WriteString(`\U`)
+				b.WriteString(strings.Repeat("0", 8-len(hexOf(r))))
+				b.WriteString(hexOf(r))
+			} else {
+				writeU4(&b, r)
+			}
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func hexOf(r rune) string {
+	const hex = "0123456789abcdef"
+	var buf [8]byte
+	i := len(buf)
+	for r > 0 || i == len(buf) {
+		i--
+		buf[i] = hex[r&0xf]
+		r >>= 4
+	}
+	return string(buf[i:])
+}
+
+// yamlPrintable is YAML's c-printable, less the line breaks and tab which
+// callers handle, and the byte order mark.
+func yamlPrintable(r rune) bool {
+	switch {
+	case r == 0x85:
+		return false // NEL is a line break in YAML
+	case r >= 0x20 && r <= 0x7e:
+		return true
+	case r >= 0xa0 && r <= 0xd7ff:
+		return r != 0x2028 && r != 0x2029
+	case r >= 0xe000 && r <= 0xfffd:
+		return r != 0xfeff
+	case r >= 0x10000 && r <= 0x10ffff:
+		return true
+	}
+	return false
+}
+
+// yamlSingleQuote writes s single-quoted when that can hold it (one line,
+// printable characters).
+func yamlSingleQuote(s string) (string, bool) {
+	for _, r := range s {
+		if !yamlPrintable(r) {
+			return "", false
+		}
+	}
+	if !utf8.ValidString(s) {
+		return "", false
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'", true
+}
+
+// yamlPlainOK reports whether s can be written as a plain scalar and read
+// back as the same string, by yaml.v3 and by YAML 1.1 readers alike
+// ("yes" and "on" are booleans there, so they are quoted).
+func yamlPlainOK(s string, inFlow bool) bool {
+	if s == "" || !utf8.ValidString(s) {
+		return false
+	}
+	if strings.TrimSpace(s) != s {
+		return false
+	}
+	for _, r := range s {
+		if !yamlPrintable(r) || r == '\t' {
+			return false
+		}
+	}
+	first := s[0]
+	switch first {
+	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		return false
+	case '-', '?', ':':
+		if len(s) == 1 || s[1] == ' ' || (inFlow && strings.ContainsRune(",[]{}", rune(s[1]))) {
+			return false
+		}
+	}
+	if strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
+		return false
+	}
+	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
+		return false
+	}
+	// libyaml stumbles on "a?" and friends inside flow collections: plain
+	// scalars there are kept to unremarkable text.
+	if inFlow && strings.ContainsAny(s, ",[]{}:?#'\"&*!|>%@`") {
+		return false
+	}
+	return !yamlImplicitNonString(s)
+}
+
+var (
+	// Spellings YAML 1.1 or 1.2 read as something other than a string.
+	yamlNonStringWords = map[string]bool{
+		"~": true, "null": true, "Null": true, "NULL": true,
+		"true": true, "True": true, "TRUE": true, "false": true, "False": true, "FALSE": true,
+		"y": true, "Y": true, "yes": true, "Yes": true, "YES": true,
+		"n": true, "N": true, "no": true, "No": true, "NO": true,
+		"on": true, "On": true, "ON": true, "off": true, "Off": true, "OFF": true,
+		"<<": true, "=": true,
+	}
+	// The numbers of YAML 1.1 and 1.2 (decimal, octal, hexadecimal and
+	// binary integers, underscores, sexagesimal, floats, infinities, NaN)
+	// and the timestamps. "500m" or "1.2.3" stay plain.
+	yamlNumberLikeRE = regexp.MustCompile(`^(` +
+		`[-+]?[0-9][0-9_]*` + // 12, 0755, 1_000
+		`|[-+]?0[oO][0-7_]+|[-+]?0[xX][0-9a-fA-F_]+|[-+]?0[bB][01_]+` +
+		`|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?` + // 1:30, 1:30.5
+		`|[-+]?([0-9][0-9_]*)?\.[0-9_]*([eE][-+]?[0-9]+)?` + // 1.5, .5, 1., 1.5e3
+		`|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+` + // 1e3
+		`|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)` +
+		`|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt \t].*)?` + // timestamps
+		`)$`)
+)
+
+func yamlImplicitNonString(s string) bool {
+	return yamlNonStringWords[s] || yamlNumberLikeRE.MatchString(s)
+}
+
+// yamlScalar writes a scalar of the given type for a YAML document. prefer
+// is the style of the value being replaced, kept when it can hold the new
+// text; blockIndent and parentIndent are the old block scalar's content and
+// parent indentation.
+func yamlScalar(tag, value string, old *node, inFlow bool, newline string) string {
+	switch tag {
+	case intTag, floatTag:
+		return value
+	case boolTag:
+		return value
+	case nullTag:
+		if value == "" {
+			return "null"
+		}
+		if yamlNonStringWords[value] {
+			return value
+		}
+		return "null"
+	}
+	prefer := plainStyle
+	if old != nil && old.kind == scalarKind {
+		prefer = old.style
+	}
+	switch prefer {
+	case literalStyle, foldedStyle:
+		if s, ok := yamlBlockScalar(value, old, newline); ok {
+			return s
+		}
+	case singleStyle:
+		if !strings.ContainsAny(value, "\n\r") {
+			if s, ok := yamlSingleQuote(value); ok {
+				return s
+			}
+		}
+	case plainStyle:
+		if yamlPlainOK(value, inFlow) {
+			return value
+		}
+	}
+	return yamlDoubleQuote(value)
+}
+
+// yamlBlockScalar rewrites a literal or folded scalar with new content at
+// the old content's indentation, keeping the comment on the header line.
+// Folded style is kept only for one-line text, where folding changes
+// nothing; longer text is written literally.
+func yamlBlockScalar(value string, old *node, newline string) (string, bool) {
+	body := value
+	chomp := ""
+	switch {
+	case strings.HasSuffix(body, "\n\n"):
+		return "", false // "keep" chomping would swallow the blank lines after it
+	case strings.HasSuffix(body, "\n"):
+		body = body[:len(body)-1]
+	default:
+		chomp = "-"
+	}
+	if body == "" || strings.ContainsRune(body, '\r') || !utf8.ValidString(body) {
+		return "", false
+	}
+	lines := strings.Split(body, "\n")
+	nonBlank := false
+	for _, l := range lines {
+		for _, r := range l {
+			if !yamlPrintable(r) && r != '\t' {
+				return "", false
+			}
+		}
+		if strings.TrimLeft(l, " ") != "" {
+			nonBlank = true
+		}
+		if strings.HasPrefix(l, "\t") {
+			// libyaml reads a tab at the start of a content line as bad
+			// indentation.
+			return "", false
+		}
+	}
+	if !nonBlank {
+		return "", false
+	}
+	indicator := "|"
+	if old.style == foldedStyle && len(lines) == 1 {
+		indicator = ">"
+	}
+	// Leading spaces or a tab on the first line would be read as
+	// indentation; an explicit indentation indicator prevents that.
+	if needsIndentIndicator(lines) {
+		m := old.blockIndent - max(old.parentIndent, 0)
+		if m < 1 || m > 9 {
+			return "", false
+		}
+		indicator += string(rune('0' + m))
+	}
+	pad := strings.Repeat(" ", old.blockIndent)
+	var b strings.Builder
+	b.WriteString(indicator)
+	b.WriteString(chomp)
+	b.WriteString(old.headerRest)
+	for _, l := range lines {
+		b.WriteString(newline)
+		if l != "" {
+			b.WriteString(pad)
+			b.WriteString(l)
+		}
+	}
+	return b.String(), true
+}
+
+// yamlKey writes a new map key.
+func yamlKey(k string, inFlow bool) string {
+	if yamlPlainOK(k, inFlow) && !unicode.IsSpace(rune(k[0])) {
+		return k
+	}
+	return yamlDoubleQuote(k)
+}
+
+// needsIndentIndicator reports whether a block scalar's content indentation
+// cannot be detected from its lines: the first line with text starts with a
+// space, or a blank line before it holds spaces.
+func needsIndentIndicator(lines []string) bool {
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		return l[0] == ' '
+	}
+	return false
+}

@@ -1,0 +1,424 @@
+package embedded
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// syntaxError is a parse failure at a byte offset of the document.
+type syntaxError struct {
+	format Format
+	offset int
+	msg    string
+	// lineOnly: yaml.v3 reported a line but no column; offset is the
+	// line's start.
+	lineOnly bool
+}
+
+func (e *syntaxError) Error() string { return e.msg }
+
+// jsonParser is a strict RFC 8259 parser that records the span of every
+// value. encoding/json cannot tell where a value sits, and the whole point
+// of this package is to change those bytes and no others.
+type jsonParser struct {
+	s   string
+	pos int
+	// build is false while checking the whole text (values are scanned,
+	// not kept) and true while opening a container.
+	build bool
+}
+
+// looksLikeJSON reports whether text starts (after whitespace) with an object
+// or an array, the only documents this package treats as JSON.
+func looksLikeJSON(text string) bool {
+	t := strings.TrimLeft(text, " \t\r\n")
+	return t != "" && (t[0] == '{' || t[0] == '[')
+}
+
+// parseJSON checks the whole text and returns the document with its root.
+// Maps and lists are built lazily: their entries become nodes only when a
+// path goes through them (see open), so an edit costs a scan of the text
+// and the nodes on its path, not a node per value.
+func parseJSON(text string) (*doc, error) {
+	p := &jsonParser{s: text}
+	p.skipSpace()
+	start := p.pos
+	if _, err := p.value(0); err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.s) {
+		return nil, p.errorf("unexpected %s after the end of the JSON value", p.describeHere())
+	}
+	// Checked; now the root itself (its entries wait for open).
+	p = &jsonParser{s: text, pos: start, build: true}
+	root, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	return &doc{format: JSON, text: text, root: root, newline: detectNewline(text)}, nil
+}
+
+// open builds the entries of a lazily parsed JSON map or list. The text was
+// checked when the document was parsed, so this cannot fail.
+func (d *doc) open(n *node) {
+	if !n.lazy {
+		return
+	}
+	n.lazy = false
+	p := &jsonParser{s: d.text, pos: n.start + 1, build: true}
+	isMap := n.kind == mapKind
+	for {
+		p.skipSpace()
+		if p.pos >= n.closeAt {
+			return
+		}
+		if isMap {
+			key, err := p.stringNode()
+			if err != nil {
+				return
+			}
+			p.skipSpace()
+			p.pos++ // :
+			p.skipSpace()
+			n.keys = append(n.keys, key)
+		}
+		v, err := p.value(0)
+		if err != nil {
+			return
+		}
+		n.children = append(n.children, v)
+		p.skipSpace()
+		if p.pos < len(p.s) && p.s[p.pos] == ',' {
+			p.pos++
+		}
+	}
+}
+
+// maxDepth bounds nesting so that hostile input cannot exhaust the stack.
+const maxDepth = 1000
+
+func (p *jsonParser) errorf(format string, args ...any) error {
+	return &syntaxError{format: JSON, offset: p.pos, msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *jsonParser) describeHere() string {
+	if p.pos >= len(p.s) {
+		return "end of text"
+	}
+	r, _ := utf8.DecodeRuneInString(p.s[p.pos:])
+	return strconv.QuoteRune(r)
+}
+
+func (p *jsonParser) skipSpace() {
+	for p.pos < len(p.s) {
+		switch p.s[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) value(depth int) (*node, error) {
+	if depth > maxDepth {
+		return nil, p.errorf("nested more than %d levels deep", maxDepth)
+	}
+	if p.pos >= len(p.s) {
+		return nil, p.errorf("unexpected end of text, expected a value")
+	}
+	switch c := p.s[p.pos]; {
+	case c == '{' || c == '[':
+		start := p.pos
+		kind := mapKind
+		if c == '[' {
+			kind = seqKind
+		}
+		if !p.build {
+			if c == '{' {
+				return nil, p.object(depth)
+			}
+			return nil, p.array(depth)
+		}
+		// Already checked: find the end without looking inside.
+		p.pos = matchingBracket(p.s, p.pos)
+		return &node{kind: kind, start: start, end: p.pos, closeAt: p.pos - 1, flow: true, lazy: true}, nil
+	case c == '"':
+		if !p.build {
+			_, err := p.str()
+			return nil, err
+		}
+		return p.stringNode()
+	case c == '-' || (c >= '0' && c <= '9'):
+		n, err := p.number()
+		if !p.build {
+			return nil, err
+		}
+		return n, err
+	case strings.HasPrefix(p.s[p.pos:], "true"):
+		return p.literal("true", boolTag)
+	case strings.HasPrefix(p.s[p.pos:], "false"):
+		return p.literal("false", boolTag)
+	case strings.HasPrefix(p.s[p.pos:], "null"):
+		return p.literal("null", nullTag)
+	}
+	return nil, p.errorf("unexpected %s, expected a value", p.describeHere())
+}
+
+func (p *jsonParser) literal(word, tag string) (*node, error) {
+	p.pos += len(word)
+	if !p.build {
+		return nil, nil
+	}
+	return &node{kind: scalarKind, start: p.pos - len(word), end: p.pos, value: word, tag: tag}, nil
+}
+
+// object checks a map, entries and all.
+func (p *jsonParser) object(depth int) error {
+	p.pos++ // {
+	p.skipSpace()
+	if p.pos < len(p.s) && p.s[p.pos] == '}' {
+		p.pos++
+		return nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.s) || p.s[p.pos] != '"' {
+			return p.errorf("unexpected %s, expected a string key", p.describeHere())
+		}
+		key, err := p.str()
+		if err != nil {
+			return err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.s) || p.s[p.pos] != ':' {
+			return p.errorf("unexpected %s, expected ':' after the key %q", p.describeHere(), key)
+		}
+		p.pos++
+		p.skipSpace()
+		if _, err := p.value(depth + 1); err != nil {
+			return err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.s) {
+			return p.errorf("unexpected end of text, expected ',' or '}'")
+		}
+		switch p.s[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return nil
+		default:
+			return p.errorf("unexpected %s, expected ',' or '}'", p.describeHere())
+		}
+	}
+}
+
+// array checks a list, elements and all.
+func (p *jsonParser) array(depth int) error {
+	p.pos++ // [
+	p.skipSpace()
+	if p.pos < len(p.s) && p.s[p.pos] == ']' {
+		p.pos++
+		return nil
+	}
+	for {
+		p.skipSpace()
+		if _, err := p.value(depth + 1); err != nil {
+			return err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.s) {
+			return p.errorf("unexpected end of text, expected ',' or ']'")
+		}
+		switch p.s[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return nil
+		default:
+			return p.errorf("unexpected %s, expected ',' or ']'", p.describeHere())
+		}
+	}
+}
+
+// matchingBracket returns the offset after the map or list starting at i,
+// in text already checked: only strings need care.
+func matchingBracket(s string, i int) int {
+	depth := 0
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(s)
+}
+
+func (p *jsonParser) number() (*node, error) {
+	start := p.pos
+	isFloat := false
+	if p.s[p.pos] == '-' {
+		p.pos++
+	}
+	digits := func() int {
+		n := 0
+		for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
+			p.pos++
+			n++
+		}
+		return n
+	}
+	switch {
+	case p.pos < len(p.s) && p.s[p.pos] == '0':
+		p.pos++
+	case digits() == 0:
+		return nil, p.errorf("invalid number: expected a digit")
+	}
+	if p.pos < len(p.s) && p.s[p.pos] == '.' {
+		isFloat = true
+		p.pos++
+		if digits() == 0 {
+			return nil, p.errorf("invalid number: expected a digit after '.'")
+		}
+	}
+	if p.pos < len(p.s) && (p.s[p.pos] == 'e' || p.s[p.pos] == 'E') {
+		isFloat = true
+		p.pos++
+		if p.pos < len(p.s) && (p.s[p.pos] == '+' || p.s[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return nil, p.errorf("invalid number: expected a digit in the exponent")
+		}
+	}
+	if !p.build {
+		return nil, nil
+	}
+	tag := intTag
+	if isFloat {
+		tag = floatTag
+	}
+	return &node{kind: scalarKind, start: start, end: p.pos, value: p.s[start:p.pos], tag: tag}, nil
+}
+
+func (p *jsonParser) stringNode() (*node, error) {
+	start := p.pos
+	v, err := p.str()
+	if err != nil {
+		return nil, err
+	}
+	return &node{kind: scalarKind, start: start, end: p.pos, value: v, tag: strTag, style: doubleStyle}, nil
+}
+
+// str reads a quoted string and returns its decoded value.
+func (p *jsonParser) str() (string, error) {
+	p.pos++ // opening quote
+	// Fast path: no escapes.
+	i := p.pos
+	for i < len(p.s) && p.s[i] != '"' && p.s[i] != '\\' && p.s[i] >= 0x20 {
+		i++
+	}
+	if i < len(p.s) && p.s[i] == '"' {
+		v := p.s[p.pos:i]
+		if !utf8.ValidString(v) {
+			p.pos = i
+			return "", p.errorf("invalid UTF-8 in string")
+		}
+		p.pos = i + 1
+		return v, nil
+	}
+	var b strings.Builder
+	b.WriteString(p.s[p.pos:i])
+	p.pos = i
+	for {
+		if p.pos >= len(p.s) {
+			return "", p.errorf("unexpected end of text inside a string")
+		}
+		c := p.s[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			v := b.String()
+			if !utf8.ValidString(v) {
+				return "", p.errorf("invalid UTF-8 in string")
+			}
+			return v, nil
+		case c < 0x20:
+			return "", p.errorf("control character %U in string (write it as an escape)", rune(c))
+		case c == '\\':
+			if err := p.escape(&b); err != nil {
+				return "", err
+			}
+		default:
+			b.WriteByte(c)
+			p.pos++
+		}
+	}
+}
+
+func (p *jsonParser) escape(b *strings.Builder) error {
+	if p.pos+1 >= len(p.s) {
+		return p.errorf("unexpected end of text inside a string")
+	}
+	c := p.s[p.pos+1]
+	if r, ok := jsonEscapes[c]; ok {
+		b.WriteByte(r)
+		p.pos += 2
+		return nil
+	}
+	if c != 'u' {
+		return p.errorf("invalid escape \\%c in string", c)
+	}
+	r, err := p.hex4(p.pos + 2)
+	if err != nil {
+		return err
+	}
+	p.pos += 6
+	if utf16.IsSurrogate(r) {
+		if strings.HasPrefix(p.s[p.pos:], `\u`) {
+			if r2, err := p.hex4(p.pos + 2); err == nil {
+				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					b.WriteRune(dec)
+					p.pos += 6
+					return nil
+				}
+			}
+		}
+		r = utf8.RuneError
+	}
+	b.WriteRune(r)
+	return nil
+}
+
+var jsonEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+func (p *jsonParser) hex4(at int) (rune, error) {
+	if at+4 > len(p.s) {
+		p.pos = at
+		return 0, p.errorf("invalid \\u escape: expected 4 hex digits")
+	}
+	v, err := strconv.ParseUint(p.s[at:at+4], 16, 32)
+	if err != nil {
+		p.pos = at
+		return 0, p.errorf("invalid \\u escape: expected 4 hex digits")
+	}
+	return rune(v), nil
+}

@@ -1,0 +1,253 @@
+// Package fieldpath parses the field paths of kustomize's replacements:
+//
+//	spec.template.spec.containers.[name=app].env.[name=HOST].value
+//	data.config\.json.servers.0.host
+//	metadata.annotations.[example.com/config].ports.*
+//
+// A path is split on dots. `\.` is a dot inside a segment; `[a.b]` is a
+// literal key that may hold dots; `[key=value]` selects the elements of a
+// list whose field key equals value (`[=value]` matches scalar elements);
+// a number indexes a list; `*` stands for every element.
+//
+// Differences from kustomize 5.8, all deliberate:
+//   - `[key=value]` compares the whole value. kustomize matches value as an
+//     unanchored regular expression in targets (so `[name=app]` also selects
+//     "app-sidecar") and exactly in sources; one rule for both is easier to
+//     trust.
+//   - `[key]` without `=` is a literal key even when it holds no dot
+//     (kustomize rejects it); `[8080]` and `[*]` name keys that would
+//     otherwise read as an index or a wildcard.
+//   - An empty segment (`a..b`, a leading or trailing dot) is an error
+//     instead of being skipped silently.
+//
+// The package only parses; walking documents is the job of the packages that
+// hold them (kyaml nodes in replacement, strings in embedded).
+package fieldpath
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Kind says what a segment selects.
+type Kind uint8
+
+const (
+	// Field is a key of a map.
+	Field Kind = iota
+	// Index is a position in a list, counted from 0. Applied to a map, it is
+	// the key with the same digits.
+	Index
+	// Match selects the list elements whose field Key equals Value; with an
+	// empty Key, the scalar elements equal to Value.
+	Match
+	// Wildcard selects every element of a list (or every value of a map).
+	Wildcard
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Index:
+		return "index"
+	case Match:
+		return "matcher"
+	case Wildcard:
+		return "wildcard"
+	}
+	return "field"
+}
+
+// Segment is one step of a path.
+type Segment struct {
+	Kind Kind
+	// Key is the map key (Field, and Index used on a map: the digits) or the
+	// field compared by a Match ("" for scalar elements).
+	Key string
+	// Value is the value a Match compares with.
+	Value string
+	// Index is the list position of an Index segment.
+	Index int
+}
+
+// String renders the segment as it would be written in a path.
+func (s Segment) String() string {
+	switch s.Kind {
+	case Index:
+		if s.Key != "" {
+			return s.Key
+		}
+		return strconv.Itoa(s.Index)
+	case Match:
+		return "[" + escapeDots(s.Key) + "=" + escapeDots(s.Value) + "]"
+	case Wildcard:
+		return "*"
+	}
+	return fieldString(s.Key)
+}
+
+// fieldString writes a key so that it parses back as a Field. Dots are
+// escaped (config\.json), the way kustomize users write them; brackets
+// are the way out for keys that would read as something else.
+func fieldString(key string) string {
+	// A trailing backslash would escape the dot that follows the segment.
+	needsBrackets := key == "*" || isDigits(key) || strings.HasPrefix(key, "[") || strings.HasSuffix(key, `\`)
+	bracketSafe := !strings.Contains(key, "=") && !strings.Contains(key, "].") && !strings.Contains(key, `\.`)
+	switch {
+	case needsBrackets && bracketSafe:
+		return "[" + key + "]"
+	case strings.Contains(key, `\`) && strings.Contains(key, ".") && bracketSafe:
+		// `a\.b` would read `\.` as an escape.
+		return "[" + key + "]"
+	}
+	return escapeDots(key)
+}
+
+func escapeDots(s string) string { return strings.ReplaceAll(s, ".", `\.`) }
+
+// Path is a parsed field path.
+type Path []Segment
+
+// String renders the path; parsing the result gives the same path.
+func (p Path) String() string {
+	parts := make([]string, len(p))
+	for i, s := range p {
+		parts[i] = s.String()
+	}
+	return strings.Join(parts, ".")
+}
+
+// HasWildcard reports whether any segment is a wildcard.
+func (p Path) HasWildcard() bool {
+	for _, s := range p {
+		if s.Kind == Wildcard {
+			return true
+		}
+	}
+	return false
+}
+
+// Error is a parse error; Offset is the byte position in the path text.
+type Error struct {
+	Path   string
+	Offset int
+	Msg    string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("field path %q, column %d: %s", e.Path, e.Offset+1, e.Msg)
+}
+
+// Parse parses a field path.
+func Parse(text string) (Path, error) {
+	if text == "" {
+		return nil, &Error{Path: text, Msg: "empty field path"}
+	}
+	var p Path
+	pos := 0
+	for {
+		seg, next, err := parseSegment(text, pos)
+		if err != nil {
+			return nil, err
+		}
+		p = append(p, seg)
+		if next == len(text) {
+			return p, nil
+		}
+		// next is at a dot separating this segment from the following one.
+		pos = next + 1
+		if pos == len(text) {
+			return nil, &Error{Path: text, Offset: next, Msg: "trailing dot"}
+		}
+	}
+}
+
+// MustParse is Parse for paths written in code; it panics on error.
+func MustParse(text string) Path {
+	p, err := Parse(text)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// parseSegment reads the segment starting at pos and returns it with the
+// offset of the dot that ends it (or len(text)).
+func parseSegment(text string, pos int) (Segment, int, error) {
+	if text[pos] == '.' {
+		return Segment{}, 0, &Error{Path: text, Offset: pos, Msg: "empty segment (two dots, or a leading dot)"}
+	}
+	if text[pos] == '[' {
+		return parseBracket(text, pos)
+	}
+	raw, end := scanPlain(text, pos)
+	switch {
+	case raw == "*":
+		return Segment{Kind: Wildcard}, end, nil
+	case isDigits(raw):
+		n, err := strconv.Atoi(raw)
+		if err != nil {
+			return Segment{}, 0, &Error{Path: text, Offset: pos, Msg: fmt.Sprintf("index %s is too large", raw)}
+		}
+		return Segment{Kind: Index, Index: n, Key: raw}, end, nil
+	}
+	return Segment{Kind: Field, Key: raw}, end, nil
+}
+
+// scanPlain reads up to the next unescaped dot, turning `\.` into `.`.
+// Other backslashes are kept as they are, as kustomize does.
+func scanPlain(text string, pos int) (string, int) {
+	var b strings.Builder
+	i := pos
+	for i < len(text) {
+		c := text[i]
+		if c == '\\' && i+1 < len(text) && text[i+1] == '.' {
+			b.WriteByte('.')
+			i += 2
+			continue
+		}
+		if c == '.' {
+			break
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String(), i
+}
+
+// parseBracket reads `[...]`. The bracket closes at the first `]` that ends
+// the path or is followed by a dot, so values may hold dots and brackets:
+// `[image=registry.example.com/app:v1]`.
+func parseBracket(text string, pos int) (Segment, int, error) {
+	end := -1
+	for i := pos + 1; i < len(text); i++ {
+		if text[i] == ']' && (i+1 == len(text) || text[i+1] == '.') {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return Segment{}, 0, &Error{Path: text, Offset: pos, Msg: "'[' without a matching ']' at the end of the segment"}
+	}
+	inner := strings.ReplaceAll(text[pos+1:end], `\.`, ".")
+	key, value, isMatch := strings.Cut(inner, "=")
+	if !isMatch {
+		if inner == "" {
+			return Segment{}, 0, &Error{Path: text, Offset: pos, Msg: "empty brackets"}
+		}
+		return Segment{Kind: Field, Key: inner}, end + 1, nil
+	}
+	return Segment{Kind: Match, Key: key, Value: value}, end + 1, nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,148 @@
+package fieldpath
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func field(k string) Segment          { return Segment{Kind: Field, Key: k} }
+func index(n int, raw string) Segment { return Segment{Kind: Index, Index: n, Key: raw} }
+func match(k, v string) Segment       { return Segment{Kind: Match, Key: k, Value: v} }
+
+var wildcard = Segment{Kind: Wildcard}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Path
+	}{
+		{"metadata.name", Path{field("metadata"), field("name")}},
+		{`data.config\.json.config.hostname`, Path{field("data"), field("config.json"), field("config"), field("hostname")}},
+		{"metadata.annotations.[example.com/config].ports", Path{field("metadata"), field("annotations"), field("example.com/config"), field("ports")}},
+		{"spec.containers.[name=app].image", Path{field("spec"), field("containers"), match("name", "app"), field("image")}},
+		{"spec.args.[=--verbose]", Path{field("spec"), field("args"), match("", "--verbose")}},
+		{"spec.containers.[image=reg.example.com/app:v1.2].name", Path{field("spec"), field("containers"), match("image", "reg.example.com/app:v1.2"), field("name")}},
+		{"spec.containers.0.ports.12", Path{field("spec"), field("containers"), index(0, "0"), field("ports"), index(12, "12")}},
+		{"spec.containers.*.image", Path{field("spec"), field("containers"), wildcard, field("image")}},
+		{"data.[8080]", Path{field("data"), field("8080")}},
+		{"data.[*]", Path{field("data"), field("*")}},
+		{"data.[plain]", Path{field("data"), field("plain")}},
+		{"a.[k=v=w]", Path{field("a"), match("k", "v=w")}},
+		{`a.[k=x\.y]`, Path{field("a"), match("k", "x.y")}},
+		{"a.[k=x]y].b", Path{field("a"), match("k", "x]y"), field("b")}},
+		{`a\b.c`, Path{field(`a\b`), field("c")}},
+		{"a-b/c:d", Path{field("a-b/c:d")}},
+		{"007", Path{index(7, "007")}},
+		{"-1", Path{field("-1")}},
+	}
+	for _, tt := range tests {
+		got, err := Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Parse(%q) = %#v, want %#v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", "empty field path"},
+		{"a..b", "column 3: empty segment"},
+		{".a", "column 1: empty segment"},
+		{"a.", "column 2: trailing dot"},
+		{"a.[b", "column 3: '[' without a matching ']'"},
+		{"a.[b]c", "column 3: '[' without a matching ']'"},
+		{"a.[]", "column 3: empty brackets"},
+		{"a.99999999999999999999999", "too large"},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.in)
+		if err == nil {
+			t.Errorf("Parse(%q): no error, want %q", tt.in, tt.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%q) error %q, want it to contain %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestString(t *testing.T) {
+	tests := []struct {
+		p    Path
+		want string
+	}{
+		{Path{field("data"), field("config.json"), field("a")}, `data.config\.json.a`},
+		{Path{field(`a\b.c`)}, `[a\b.c]`},
+		{Path{field("data"), field("a.b=c")}, `data.a\.b=c`},
+		{Path{field("8080"), field("*"), wildcard, index(3, "")}, "[8080].[*].*.3"},
+		{Path{match("name", "a.b")}, `[name=a\.b]`},
+	}
+	for _, tt := range tests {
+		if got := tt.p.String(); got != tt.want {
+			t.Errorf("%#v.String() = %q, want %q", tt.p, got, tt.want)
+		}
+		back, err := Parse(tt.want)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.want, err)
+			continue
+		}
+		for i := range back {
+			if back[i].Kind == Index {
+				back[i].Key = ""
+			}
+		}
+		for i := range tt.p {
+			if tt.p[i].Kind == Index {
+				tt.p[i].Key = ""
+			}
+		}
+		if !reflect.DeepEqual(back, tt.p) {
+			t.Errorf("Parse(%q) = %#v, want %#v", tt.want, back, tt.p)
+		}
+	}
+}
+
+func TestHasWildcard(t *testing.T) {
+	if MustParse("a.[*].b").HasWildcard() {
+		t.Error("[*] is a literal key, not a wildcard")
+	}
+	if !MustParse("a.*.b").HasWildcard() {
+		t.Error("a.*.b has a wildcard")
+	}
+}
+
+// FuzzParse checks that parsing never panics and that every parsed path
+// renders to text that parses back to the same path.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"metadata.name", `data.config\.json.a`, "a.[b.c].d", "a.[k=v].b", "a.[=x]",
+		"a.0.*", "[8080]", "a.[k=x]y].b", `a\\.b`, "a..b", "[", "]", `[a\.b=c\.d]`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := Parse(s)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("Parse(%q) returned %T, want *Error", s, err)
+			}
+			return
+		}
+		if len(p) == 0 {
+			t.Fatalf("Parse(%q) returned an empty path without error", s)
+		}
+		text := p.String()
+		back, err := Parse(text)
+		if err != nil {
+			t.Fatalf("Parse(%q) = %#v renders as %q, which does not parse: %v", s, p, text, err)
+		}
+		if !reflect.DeepEqual(back, p) {
+			t.Fatalf("Parse(%q) = %#v renders as %q, which parses as %#v", s, p, text, back)
+		}
+	})
+}

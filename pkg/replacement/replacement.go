@@ -1,0 +1,214 @@
+// Package replacement implements kustomize's replacements (v5.8) as a KRM
+// function, with field paths that reach into JSON and YAML held in
+// strings: data.config\.json.config.hostname edits the hostname inside the
+// JSON document stored under data["config.json"], and only its bytes.
+//
+// Semantics follow kustomize: a source (one resource, exactly) or a
+// sourceValue gives the value; delimiter and index pick part of it; every
+// target field of every selected resource receives it. A missing source,
+// several sources, or a missing target field without options.create are
+// errors. Where this package differs, it says so in REFERENCE.md.
+package replacement
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/patchwork-krm/patchwork/pkg/embedded"
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/selector"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Function is the structured-replacement function.
+var Function = fnrun.Function{
+	Name:  "structured-replacement",
+	Short: "kustomize replacements whose field paths reach into JSON and YAML held in strings, editing only the bytes replaced",
+	Kinds: []string{
+		"fn.patchwork.dev/v1alpha1/StructuredReplacement",
+		"builtin/ReplacementTransformer",
+		"fn.kpt.dev/v1alpha1/ApplyReplacements",
+	},
+	Run: Run,
+}
+
+// Run applies the replacements of req.Config to req.Items, in order: each
+// replacement sees the result of those before it.
+func Run(req *fnrun.Request) error {
+	var cfg Config
+	if err := fnrun.Decode(req.Config, &cfg); err != nil {
+		return err
+	}
+	rules, err := compile(&cfg, req)
+	if err != nil {
+		return err
+	}
+	ix := selector.NewIndex(req.Items)
+	// Strings edited by several replacements are parsed once per version.
+	cache := embedded.NewCache()
+	var errs framework.Results
+	for _, r := range rules {
+		value, res := r.value(ix, cache)
+		if res != nil {
+			errs = append(errs, res)
+			continue
+		}
+		for _, t := range r.targets {
+			warn, tErrs := t.apply(ix, value, cache)
+			if warn != nil {
+				req.Results = append(req.Results, warn)
+			}
+			errs = append(errs, tErrs...)
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// value reads the replacement's value: the sourceValue, or the field of
+// the one resource the source selects.
+func (r *rule) value(ix *selector.Index, cache *embedded.Cache) (*yaml.Node, *framework.Result) {
+	if r.sourceValue != nil {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: r.sourceValue.Tag, Value: r.sourceValue.Value}, nil
+	}
+	found := r.sourceSet.Select(ix)
+	switch len(found) {
+	case 0:
+		return nil, fnrun.Errorf(r.entry+".source", nil, "", "%s matches no resource", describeSource(r.source))
+	case 1:
+	default:
+		var names []string
+		for k, i := range found {
+			if k == 5 {
+				names = append(names, fmt.Sprintf("and %d more", len(found)-5))
+				break
+			}
+			names = append(names, fnrun.Describe(ix.Item(i)))
+		}
+		return nil, fnrun.Errorf(r.entry+".source", nil, "", "%s matches %d resources (%s); a source must select exactly one",
+			describeSource(r.source), len(found), strings.Join(names, ", "))
+	}
+	res := ix.Item(found[0])
+	fieldText := r.source.FieldPath
+	if fieldText == "" {
+		fieldText = DefaultFieldPath
+	}
+	vals, err := get(res.YNode(), r.sourcePath, cache)
+	if err != nil {
+		return nil, fnrun.Errorf(r.entry+".source", res, fieldText, "%v", err)
+	}
+	if len(vals) != 1 {
+		return nil, fnrun.Errorf(r.entry+".source", res, fieldText, "leads to %d values; a source must name one", len(vals))
+	}
+	v := vals[0]
+	if isEmpty(v) {
+		return nil, fnrun.Errorf(r.entry+".source", res, fieldText, "the value is empty (%s)", emptyKind(v))
+	}
+	if o := r.source.Options; o != nil && o.Delimiter != "" {
+		if v.Kind != yaml.ScalarNode {
+			return nil, fnrun.Errorf(r.entry+".source", res, fieldText, "options.delimiter needs a scalar, found a %s", kindName(v))
+		}
+		parts := strings.Split(v.Value, o.Delimiter)
+		if o.Index < 0 || o.Index >= len(parts) {
+			return nil, fnrun.Errorf(r.entry+".source", res, fieldText, "options.index %d is out of range: %q split on %q has %d parts",
+				o.Index, v.Value, o.Delimiter, len(parts))
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: parts[o.Index]}, nil
+	}
+	return deepCopy(v), nil
+}
+
+// apply writes value into every field path of every resource the target
+// selects. A selection that finds nothing is a warning.
+func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, cache *embedded.Cache) (*framework.Result, framework.Results) {
+	selected := t.set.Select(ix)
+	if len(selected) == 0 {
+		return fnrun.Warningf(t.entry, nil, "", "select %s matches no resource; nothing replaced", t.selector), nil
+	}
+	var errs framework.Results
+	for _, i := range selected {
+		res := ix.Item(i)
+		for _, fp := range t.paths {
+			s := &setter{path: fp.path, create: t.options.Create, set: t.setterFor(value), cache: cache}
+			if err := s.apply(res.YNode()); err != nil {
+				msg := err.Error()
+				if res.GetKind() == "Secret" && fp.path[0].Key == "data" && len(fp.path) > 2 {
+					msg += " (a Secret's data is base64-encoded; edit stringData instead)"
+				}
+				errs = append(errs, fnrun.Errorf(t.entry, res, fp.text, "%s", msg))
+			}
+		}
+		if t.touchesIdentity {
+			ix.Refresh(i)
+		}
+	}
+	return nil, errs
+}
+
+// setterFor returns what computes the value written at each place: the
+// replacement's value, or with a delimiter, the old value with one part
+// replaced (index < 0 prepends, index past the end appends).
+func (t *targetRule) setterFor(value *yaml.Node) embedded.Setter {
+	o := t.options
+	if o.Delimiter == "" {
+		return func(*yaml.Node) (*yaml.Node, error) { return value, nil }
+	}
+	return func(old *yaml.Node) (*yaml.Node, error) {
+		if value.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("options.delimiter needs a scalar value, the source gives a %s", kindName(value))
+		}
+		oldText := ""
+		if old != nil {
+			if old.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("options.delimiter needs a scalar to split, found a %s", kindName(old))
+			}
+			oldText = old.Value
+		}
+		parts := strings.Split(oldText, o.Delimiter)
+		switch {
+		case o.Index < 0:
+			parts = append([]string{value.Value}, parts...)
+		case o.Index >= len(parts):
+			parts = append(parts, value.Value)
+		default:
+			parts[o.Index] = value.Value
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.Join(parts, o.Delimiter)}, nil
+	}
+}
+
+func describeSource(s *Source) string {
+	return selector.Selector{Group: s.Group, Version: s.Version, Kind: s.Kind, Name: s.Name, Namespace: s.Namespace}.String()
+}
+
+// isEmpty is kustomize's test for a source value that is not there: null,
+// or an empty map or list.
+func isEmpty(v *yaml.Node) bool {
+	switch v.Kind {
+	case yaml.ScalarNode:
+		return v.ShortTag() == "!!null"
+	case yaml.MappingNode, yaml.SequenceNode:
+		return len(v.Content) == 0
+	}
+	return false
+}
+
+func emptyKind(v *yaml.Node) string {
+	if v.Kind == yaml.ScalarNode {
+		return "null"
+	}
+	return "an empty " + kindName(v)
+}
+
+func kindName(v *yaml.Node) string {
+	switch v.Kind {
+	case yaml.MappingNode:
+		return "map"
+	case yaml.SequenceNode:
+		return "list"
+	}
+	return "scalar"
+}

@@ -1,0 +1,431 @@
+package replacement
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/patchwork-krm/patchwork/pkg/embedded"
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Walking field paths through resources (kyaml nodes). The rules are those
+// of package embedded, which takes over when a path reaches a string with
+// segments left: the string holds a document, and the path continues
+// inside it.
+
+// walkError is a failure at one segment of a path.
+type walkError struct {
+	seg int
+	msg string
+}
+
+func (e *walkError) Error() string { return e.msg }
+
+func errAt(seg int, format string, args ...any) error {
+	return &walkError{seg: seg, msg: fmt.Sprintf(format, args...)}
+}
+
+// at names the place reached by path[:i] in messages.
+func at(path fieldpath.Path, i int) string {
+	if i == 0 {
+		return "the top of the resource"
+	}
+	return path[:i].String()
+}
+
+// get returns the values path leads to in a resource.
+func get(root *yaml.Node, path fieldpath.Path, cache *embedded.Cache) ([]*yaml.Node, error) {
+	var out []*yaml.Node
+	var walk func(n *yaml.Node, i int) error
+	walk = func(n *yaml.Node, i int) error {
+		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+			n = n.Content[0]
+		}
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		if i == len(path) {
+			out = append(out, n)
+			return nil
+		}
+		seg := path[i]
+		switch n.Kind {
+		case yaml.ScalarNode:
+			if n.ShortTag() == "!!str" {
+				vs, err := embedded.Get(n.Value, path[i:], embedded.Options{Where: path[:i], Cache: cache})
+				if err != nil {
+					return shiftEmbedded(err, i)
+				}
+				out = append(out, vs...)
+				return nil
+			}
+			return errAt(i, "%s holds %s, which has no %s", at(path, i), describeScalar(n), seg)
+		case yaml.MappingNode:
+			if seg.Kind == fieldpath.Field || seg.Kind == fieldpath.Index {
+				v := field(n, seg.Key)
+				if v == nil {
+					return errAt(i, "no field %q in %s%s", seg.Key, at(path, i), keysOf(n))
+				}
+				return walk(v, i+1)
+			}
+			return errAt(i, "%s is a map; %s selects list elements", at(path, i), seg)
+		case yaml.SequenceNode:
+			switch seg.Kind {
+			case fieldpath.Index:
+				if seg.Index >= len(n.Content) {
+					return errAt(i, "index %d is out of range: %s has %d elements", seg.Index, at(path, i), len(n.Content))
+				}
+				return walk(n.Content[seg.Index], i+1)
+			case fieldpath.Match:
+				var matched []*yaml.Node
+				for _, el := range n.Content {
+					if elementMatches(el, seg) {
+						matched = append(matched, el)
+					}
+				}
+				switch len(matched) {
+				case 0:
+					return errAt(i, "no element of %s matches %s", at(path, i), seg)
+				case 1:
+					return walk(matched[0], i+1)
+				}
+				return errAt(i, "%d elements of %s match %s; a source must name one value", len(matched), at(path, i), seg)
+			}
+			return errAt(i, "%s is a list; %s needs a map (select elements with [name=value] or an index)", at(path, i), seg)
+		}
+		return errAt(i, "cannot look for %s in %s", seg, at(path, i))
+	}
+	if err := walk(root, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// setter writes values at the places a path leads to in a resource.
+type setter struct {
+	path   fieldpath.Path
+	create bool
+	set    embedded.Setter
+	cache  *embedded.Cache
+}
+
+// apply walks the resource and writes at every place the path leads to.
+func (s *setter) apply(root *yaml.Node) error {
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	_, err := s.walk(root, 0)
+	return err
+}
+
+// walk returns how many places it wrote. Under a wildcard or a list
+// matcher, elements where the rest of the path does not resolve are
+// skipped, as kustomize does; nothing resolving at all is an error.
+func (s *setter) walk(n *yaml.Node, i int) (int, error) {
+	if i == len(s.path) {
+		return 1, s.write(n, false)
+	}
+	if n.Kind == yaml.AliasNode {
+		return 0, errAt(i, "%s is an alias (*%s); edit the value at its anchor instead", at(s.path, i), n.Value)
+	}
+	seg := s.path[i]
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!null" && s.create && seg.Kind != fieldpath.Wildcard {
+			becomeContainer(n, seg)
+			return s.walk(n, i)
+		}
+		if n.ShortTag() == "!!str" {
+			out, err := embedded.Set(n.Value, s.path[i:], embedded.Options{Create: s.create, Where: s.path[:i], Cache: s.cache}, s.set)
+			if err != nil {
+				return 0, shiftEmbedded(err, i)
+			}
+			n.Value = out
+			return 1, nil
+		}
+		return 0, errAt(i, "%s holds %s, which has no %s", at(s.path, i), describeScalar(n), seg)
+	case yaml.MappingNode:
+		annotations := s.atAnnotations(i)
+		switch seg.Kind {
+		case fieldpath.Field, fieldpath.Index:
+			if annotations && protected(seg.Key) {
+				return 0, errAt(i, "the annotation %s belongs to kpt and kustomize; functions must not change it", seg.Key)
+			}
+			if v := field(n, seg.Key); v != nil {
+				return s.walk(v, i+1)
+			}
+			if !s.create {
+				return 0, errAt(i, "no field %q in %s%s (options.create: true adds it)", seg.Key, at(s.path, i), keysOf(n))
+			}
+			v := s.newNode(i + 1)
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg.Key}, v)
+			return s.created(v, i+1)
+		case fieldpath.Wildcard:
+			var values []*yaml.Node
+			for j := 1; j < len(n.Content); j += 2 {
+				if annotations && protected(n.Content[j-1].Value) {
+					continue
+				}
+				values = append(values, n.Content[j])
+			}
+			return s.each(values, i)
+		}
+		return 0, errAt(i, "%s is a map; %s selects list elements", at(s.path, i), seg)
+	case yaml.SequenceNode:
+		switch seg.Kind {
+		case fieldpath.Index:
+			if seg.Index < len(n.Content) {
+				return s.walk(n.Content[seg.Index], i+1)
+			}
+			if seg.Index == len(n.Content) && s.create {
+				v := s.newNode(i + 1)
+				n.Content = append(n.Content, v)
+				return s.created(v, i+1)
+			}
+			return 0, errAt(i, "index %d is out of range: %s has %d elements", seg.Index, at(s.path, i), len(n.Content))
+		case fieldpath.Wildcard:
+			return s.each(n.Content, i)
+		case fieldpath.Match:
+			var matched []*yaml.Node
+			for _, el := range n.Content {
+				if elementMatches(el, seg) {
+					matched = append(matched, el)
+				}
+			}
+			if len(matched) > 0 {
+				return s.each(matched, i)
+			}
+			if !s.create {
+				return 0, errAt(i, "no element of %s matches %s (options.create: true adds one)", at(s.path, i), seg)
+			}
+			el, err := s.newElement(n, i)
+			if err != nil {
+				return 0, err
+			}
+			n.Content = append(n.Content, el)
+			if i+1 == len(s.path) {
+				return 1, s.write(el, true)
+			}
+			return s.walk(el, i+1)
+		}
+		return 0, errAt(i, "%s is a list; %s needs a map (select elements with [name=value], an index or *)", at(s.path, i), seg)
+	}
+	return 0, errAt(i, "cannot look for %s in %s", seg, at(s.path, i))
+}
+
+// atAnnotations reports whether path[:i] is metadata.annotations.
+func (s *setter) atAnnotations(i int) bool {
+	return i == 2 && s.path[0].Key == "metadata" && s.path[1].Key == "annotations"
+}
+
+// protected reports whether an annotation is one kpt or kustomize keep
+// (file path, index, id): a wildcard passes over them, and naming one is
+// an error.
+func protected(key string) bool {
+	switch key {
+	case "config.kubernetes.io/path", "config.kubernetes.io/index", "kustomize.config.k8s.io/id":
+		return true
+	}
+	return strings.HasPrefix(key, "internal.config.kubernetes.io/")
+}
+
+func (s *setter) each(nodes []*yaml.Node, i int) (int, error) {
+	if len(nodes) == 0 {
+		return 0, errAt(i, "%s matches nothing: %s is empty", s.path[i], at(s.path, i))
+	}
+	total := 0
+	var first error
+	for _, el := range nodes {
+		k, err := s.walk(el, i+1)
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		total += k
+	}
+	if total == 0 {
+		return 0, first
+	}
+	return total, nil
+}
+
+// created continues the walk in a node just added: at the end of the path
+// it receives the value; otherwise it is the map or list the next segment
+// needs.
+func (s *setter) created(v *yaml.Node, i int) (int, error) {
+	if i == len(s.path) {
+		return 1, s.write(v, true)
+	}
+	return s.walk(v, i)
+}
+
+// newNode makes the node added for path[i-1], shaped for path[i].
+func (s *setter) newNode(i int) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
+	if i < len(s.path) {
+		becomeContainer(n, s.path[i])
+	}
+	return n
+}
+
+// newElement makes the element [key=value] adds to list: {key: value}, or
+// the scalar value for [=value]. The value takes the type the same field has
+// in the other elements (a port number stays a number).
+func (s *setter) newElement(list *yaml.Node, i int) (*yaml.Node, error) {
+	seg := s.path[i]
+	tag := "!!str"
+	for _, el := range list.Content {
+		if sib := field(el, seg.Key); el.Kind == yaml.MappingNode && sib != nil {
+			if sib.Kind == yaml.ScalarNode && sib.ShortTag() != "!!str" &&
+				embedded.KeptTag(sib.ShortTag(), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg.Value}) == sib.ShortTag() {
+				tag = sib.ShortTag()
+			}
+			break
+		}
+	}
+	value := &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: seg.Value}
+	if seg.Key == "" {
+		if i+1 < len(s.path) {
+			return nil, errAt(i+1, "cannot go into the scalar element %s creates", seg)
+		}
+		return value, nil
+	}
+	if i+1 < len(s.path) && s.path[i+1].Kind != fieldpath.Field {
+		return nil, errAt(i+1, "the element %s creates is a map; %s cannot go into it", seg, s.path[i+1])
+	}
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg.Key}, value,
+	}}, nil
+}
+
+// becomeContainer turns a null into the map or list segment seg needs.
+func becomeContainer(n *yaml.Node, seg fieldpath.Segment) {
+	n.Value = ""
+	n.Style = 0
+	if seg.Kind == fieldpath.Field {
+		n.Kind, n.Tag = yaml.MappingNode, "!!map"
+	} else {
+		n.Kind, n.Tag = yaml.SequenceNode, "!!seq"
+	}
+}
+
+// write replaces n's value with what the setter computes from it.
+func (s *setter) write(n *yaml.Node, created bool) error {
+	var old *yaml.Node
+	if !created {
+		old = n
+	}
+	v, err := s.set(old)
+	if err != nil {
+		return err
+	}
+	assign(n, v, created)
+	return nil
+}
+
+// assign writes v into dst in place, so that the resource keeps dst's
+// position, comments and key. A scalar keeps its type when the new text
+// reads as one (replicas: 3 stays a number), and its quoting style.
+func assign(dst, v *yaml.Node, created bool) {
+	if v.Kind == yaml.AliasNode && v.Alias != nil {
+		v = v.Alias
+	}
+	if v.Kind == yaml.ScalarNode {
+		oldTag := ""
+		if !created && dst.Kind == yaml.ScalarNode {
+			oldTag = dst.ShortTag()
+		}
+		tag := embedded.KeptTag(oldTag, v)
+		if dst.Kind != yaml.ScalarNode || created || tag != "!!str" || oldTag != "!!str" {
+			// New text of another type, or a string where another type
+			// was: plain, and the encoder quotes what needs quoting.
+			dst.Style = 0
+		}
+		dst.Kind, dst.Tag, dst.Value, dst.Content = yaml.ScalarNode, tag, v.Value, nil
+		if tag == "!!null" && dst.Value == "" {
+			dst.Value = "null"
+		}
+		return
+	}
+	c := deepCopy(v)
+	dst.Kind, dst.Tag, dst.Value, dst.Content, dst.Style = c.Kind, c.Tag, "", c.Content, c.Style&yaml.FlowStyle
+	if dst.Tag == "" {
+		dst.Tag = map[yaml.Kind]string{yaml.MappingNode: "!!map", yaml.SequenceNode: "!!seq"}[c.Kind]
+	}
+}
+
+func deepCopy(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return deepCopy(n.Alias)
+	}
+	c := *n
+	c.Anchor = ""
+	if n.Content != nil {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, ch := range n.Content {
+			c.Content[i] = deepCopy(ch)
+		}
+	}
+	return &c
+}
+
+func field(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if n.Content[j].Value == key {
+			return n.Content[j+1]
+		}
+	}
+	return nil
+}
+
+// elementMatches compares a list element with [key=value]: the whole value.
+func elementMatches(el *yaml.Node, seg fieldpath.Segment) bool {
+	if el.Kind == yaml.AliasNode && el.Alias != nil {
+		el = el.Alias
+	}
+	if seg.Key == "" {
+		return el.Kind == yaml.ScalarNode && el.Value == seg.Value
+	}
+	v := field(el, seg.Key)
+	return v != nil && v.Kind == yaml.ScalarNode && v.Value == seg.Value
+}
+
+func keysOf(n *yaml.Node) string {
+	if len(n.Content) == 0 {
+		return " (it is empty)"
+	}
+	const most = 8
+	var ks []string
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if len(ks) == most {
+			ks = append(ks, "…")
+			break
+		}
+		ks = append(ks, strconv.Quote(n.Content[j].Value))
+	}
+	return " (keys: " + strings.Join(ks, ", ") + ")"
+}
+
+func describeScalar(n *yaml.Node) string {
+	v := n.Value
+	if len(v) > 40 {
+		v = v[:40] + "…"
+	}
+	return fmt.Sprintf("the %s %q", strings.TrimPrefix(n.ShortTag(), "!!"), v)
+}
+
+func shiftEmbedded(err error, by int) error {
+	var e *embedded.Error
+	if errors.As(err, &e) {
+		return &walkError{seg: e.Segment + by, msg: e.Msg}
+	}
+	return err
+}

@@ -47,20 +47,24 @@ func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Write
 }
 
 func (f Function) usage() string {
-	return fmt.Sprintf(`%[1]s: %[2]s
-
-Usage:
-  %[1]s                            read a ResourceList on stdin, write it to stdout
-                                   (kpt fn eval/render, kustomize transformers/generators)
-  %[1]s CONFIG [FILE...]           standalone: apply CONFIG to the resources in FILEs
-                                   (stdin when none or "-") and print them
-  %[1]s --help                     this text
-
-Accepted config types (apiVersion/kind): %[3]s
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n\nUsage:\n", f.Name, f.Short)
+	for _, l := range [][2]string{
+		{f.Name, "read a ResourceList on stdin, write it to stdout"},
+		{"", "(kpt fn eval/render, kustomize transformers/generators)"},
+		{f.Name + " CONFIG [FILE...]", "standalone: apply CONFIG to the resources in FILEs"},
+		{"", "(stdin when none or \"-\") and print them"},
+		{f.Name + " --help", "this text"},
+	} {
+		fmt.Fprintf(&b, "  %-*s  %s\n", len(f.Name)+17, l[0], l[1])
+	}
+	fmt.Fprintf(&b, `
+Accepted config types (apiVersion/kind): %s
 Relative file paths in a config resolve against the config file's directory
 (standalone) or the working directory (ResourceList mode), and must stay inside it.
 Exit codes: 0 success, 1 the function reported errors (items unchanged), 2 bad input.
-`, f.Name, f.Short, strings.Join(f.Kinds, ", "))
+`, strings.Join(f.Kinds, ", "))
+	return b.String()
 }
 
 func (f Function) standalone(configPath string, files []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -12,6 +12,14 @@ type Resource struct {
 	Labels, Annotations                   map[string]string
 }
 
+// APIVersion joins group and version back: "apps/v1", or "v1" for the core group.
+func (r *Resource) APIVersion() string {
+	if r.Group == "" {
+		return r.Version
+	}
+	return r.Group + "/" + r.Version
+}
+
 // Describe reads the identifying metadata of a resource.
 func Describe(n *yaml.RNode) Resource {
 	r := Resource{Kind: n.GetKind(), Name: n.GetName(), Namespace: n.GetNamespace()}

@@ -19,6 +19,9 @@ import (
 
 // Selector is one target description, as written in a config.
 type Selector struct {
+	// APIVersion ("apps/v1") is a shorthand for group and version together,
+	// which kustomize users often write and kustomize silently ignores.
+	APIVersion         string            `json:"apiVersion,omitempty" yaml:"apiVersion,omitempty"`
 	Group              string            `json:"group,omitempty" yaml:"group,omitempty"`
 	Version            string            `json:"version,omitempty" yaml:"version,omitempty"`
 	Kind               string            `json:"kind,omitempty" yaml:"kind,omitempty"`
@@ -31,7 +34,7 @@ type Selector struct {
 
 // IsEmpty reports whether the selector sets no field at all.
 func (s Selector) IsEmpty() bool {
-	return s.Group == "" && s.Version == "" && s.Kind == "" && s.Name == "" &&
+	return s.APIVersion == "" && s.Group == "" && s.Version == "" && s.Kind == "" && s.Name == "" &&
 		s.Namespace == "" && s.LabelSelector == "" && s.AnnotationSelector == "" &&
 		len(s.MatchAnnotations) == 0
 }
@@ -44,6 +47,7 @@ func (s Selector) String() string {
 			parts = append(parts, k+"="+v)
 		}
 	}
+	add("apiVersion", s.APIVersion)
 	add("group", s.Group)
 	add("version", s.Version)
 	add("kind", s.Kind)
@@ -106,10 +110,10 @@ func (p *pattern) match(s string) bool {
 
 // Matcher is a compiled Selector.
 type Matcher struct {
-	src                                   Selector
-	group, version, kind, name, namespace *pattern
-	labels, annotations                   labels.Selector
-	matchAnnotations                      map[string]string
+	src                                               Selector
+	apiVersion, group, version, kind, name, namespace *pattern
+	labels, annotations                               labels.Selector
+	matchAnnotations                                  map[string]string
 }
 
 // Compile checks and compiles a selector. Errors name the offending field.
@@ -121,6 +125,7 @@ func Compile(s Selector) (*Matcher, error) {
 		expr string
 		dst  **pattern
 	}{
+		{"apiVersion", s.APIVersion, &m.apiVersion},
 		{"group", s.Group, &m.group},
 		{"version", s.Version, &m.version},
 		{"kind", s.Kind, &m.kind},
@@ -150,7 +155,7 @@ func (m *Matcher) Selector() Selector { return m.src }
 // Matches reports whether the described resource is selected.
 func (m *Matcher) Matches(r *Resource) bool {
 	if !m.kind.match(r.Kind) || !m.name.match(r.Name) || !m.group.match(r.Group) ||
-		!m.version.match(r.Version) {
+		!m.version.match(r.Version) || !m.apiVersion.match(r.APIVersion()) {
 		return false
 	}
 	// A resource without a namespace lives in "default" once applied, so a

@@ -43,6 +43,8 @@ func TestSelect(t *testing.T) {
 		{"group of core is empty", Set{Target: &Selector{Group: "", Version: "v1", Kind: "Service"}}, []int{2}},
 		{"group regex", Set{Target: &Selector{Group: `.*\.com`}}, []int{3}},
 		{"version", Set{Target: &Selector{Version: "v1beta1"}}, []int{3}},
+		{"apiVersion", Set{Target: &Selector{APIVersion: "apps/v1"}}, []int{0, 1}},
+		{"apiVersion of the core group", Set{Target: &Selector{APIVersion: "v1"}}, []int{2}},
 		{"namespace", Set{Target: &Selector{Namespace: "prod|staging"}}, []int{0, 2, 3}},
 		{"no namespace is default", Set{Target: &Selector{Namespace: "default"}}, []int{1}},
 		{"label selector", Set{Target: &Selector{LabelSelector: "env in (dev,qa),!legacy"}}, []int{0, 2}},

@@ -183,3 +183,21 @@ func TestCommandStandaloneAndHelp(t *testing.T) {
 		t.Fatalf("failing: %d %q", code, errOut.String())
 	}
 }
+
+func TestConfigDirUnderKptRender(t *testing.T) {
+	pkg := t.TempDir()
+	os.MkdirAll(filepath.Join(pkg, "fns"), 0o755)
+	in := strings.Replace(kptInput, "  metadata:\n    name: t\n", `  metadata:
+    name: t
+    annotations:
+      config.kubernetes.io/path: fns/config.yaml
+      internal.config.kubernetes.io/package-path: `+pkg+"\n", 1)
+	var dir string
+	f := testFunction(func(r *Request) error { dir = r.ConfigDir; return nil })
+	if _, o, err := RunBytes(f, []byte(in)); err != nil || o.Failed {
+		t.Fatal(err, o.Results)
+	}
+	if dir != filepath.Join(pkg, "fns") {
+		t.Fatalf("ConfigDir = %q, want %q", dir, filepath.Join(pkg, "fns"))
+	}
+}

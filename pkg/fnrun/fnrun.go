@@ -60,22 +60,38 @@ type Outcome struct {
 	Failed  bool
 }
 
-// Process runs f on a request after checking the config's type. The request's
-// items are left untouched when the run fails.
+// Process runs f on a request after checking the config's type. A failed
+// run may have changed items in place: callers write the input back
+// (RunResourceList does). kpt's and kustomize's annotations on the items
+// come out of a successful run as they went in, and a panic in a transform
+// becomes an error result rather than a crash.
 func (f Function) Process(req *Request) Outcome {
 	if err := f.checkKind(req.Config); err != nil {
 		return fail(req.Results, err)
 	}
-	err := f.Run(req)
-	if err == nil {
-		for _, r := range req.Results {
-			if r.Severity == framework.Error {
-				return Outcome{Results: req.Results, Failed: true}
-			}
-		}
-		return Outcome{Results: req.Results}
+	if err := checkMetadata(req.Items); err != nil {
+		return fail(req.Results, err)
 	}
-	return fail(req.Results, err)
+	tools := snapshotToolAnnotations(req.Items)
+	if err := f.safeRun(req); err != nil {
+		return fail(req.Results, err)
+	}
+	for _, r := range req.Results {
+		if r.Severity == framework.Error {
+			return Outcome{Results: req.Results, Failed: true}
+		}
+	}
+	tools.restore(req.Items)
+	return Outcome{Results: req.Results}
+}
+
+func (f Function) safeRun(req *Request) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: internal error: %v (nothing was changed; please report this with the input that caused it)", f.Name, p)
+		}
+	}()
+	return f.Run(req)
 }
 
 func fail(prior framework.Results, err error) Outcome {
@@ -123,6 +139,9 @@ func RunResourceList(f Function, in io.Reader, out io.Writer, configDir string) 
 	items, err := rw.Read()
 	if err != nil {
 		return Outcome{}, fmt.Errorf("reading ResourceList: %w", err)
+	}
+	if rw.WrappingKind != kio.ResourceListKind {
+		return Outcome{}, fmt.Errorf("the input is not a ResourceList (kind: ResourceList, with items and functionConfig), as kpt and kustomize send; to run on plain resource files, give the config first: %s CONFIG [FILE...]", f.Name)
 	}
 	migration, err := kio.PreprocessResourcesForInternalAnnotationMigration(items)
 	if err != nil {

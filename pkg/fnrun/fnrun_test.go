@@ -201,3 +201,63 @@ func TestConfigDirUnderKptRender(t *testing.T) {
 		t.Fatalf("ConfigDir = %q, want %q", dir, filepath.Join(pkg, "fns"))
 	}
 }
+
+func TestMalformedMetadataIsAnError(t *testing.T) {
+	in := strings.Replace(kptInput, "    name: settings\n", "    name: settings\n    labels: [a]\n", 1)
+	f := testFunction(func(*Request) error { t.Fatal("ran"); return nil })
+	_, o, err := RunBytes(f, []byte(in))
+	if err != nil || !o.Failed || !strings.Contains(o.Results[0].Message, "v1 ConfigMap settings: metadata.labels: must be a map") {
+		t.Fatalf("%v %+v", err, o.Results)
+	}
+}
+
+func TestPanicBecomesAnErrorResult(t *testing.T) {
+	f := testFunction(func(*Request) error { panic("boom") })
+	out, o, err := RunBytes(f, []byte(kptInput))
+	if err != nil || !o.Failed || !strings.Contains(o.Results[0].Message, "internal error: boom") {
+		t.Fatalf("%v %+v", err, o.Results)
+	}
+	if !strings.HasPrefix(string(out), kptInput[:strings.Index(kptInput, "functionConfig:")]) {
+		t.Fatal("items changed")
+	}
+}
+
+func TestToolAnnotationsSurviveTransforms(t *testing.T) {
+	f := testFunction(func(r *Request) error {
+		// replace the whole annotations map, as a careless patch would
+		return r.Items[0].PipeE(yaml.Lookup("metadata"), yaml.SetField("annotations", yaml.NewMapRNode(&map[string]string{"team": "a"})))
+	})
+	out, o, err := RunBytes(f, []byte(kptInput))
+	if err != nil || o.Failed {
+		t.Fatal(err, o.Results)
+	}
+	for _, want := range []string{"config.kubernetes.io/path: 'deploy.yaml'", "internal.config.kubernetes.io/index: '0'", "team: a"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("%q missing from\n%s", want, out)
+		}
+	}
+}
+
+func TestStandaloneKeepsWideSequenceIndentation(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	os.WriteFile(cfg, []byte("apiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata: {name: t}\n"), 0o644)
+	in := "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\nspec:\n  ports:\n    - port: 80\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: b\n  annotations:\n    config.kubernetes.io/path: b.yaml\nspec:\n  ports:\n  - port: 81\n"
+	var out, errOut bytes.Buffer
+	f := testFunction(func(*Request) error { return nil })
+	if code := Command(f, []string{cfg}, strings.NewReader(in), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if out.String() != in {
+		t.Fatalf("standalone changed unchanged resources:\n%s", out.String())
+	}
+}
+
+func TestPlainStreamOnStdinIsAUsageError(t *testing.T) {
+	var out, errOut bytes.Buffer
+	f := testFunction(func(*Request) error { t.Fatal("ran"); return nil })
+	code := Command(f, nil, strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"), &out, &errOut)
+	if code != 2 || out.Len() != 0 || !strings.Contains(errOut.String(), "test CONFIG [FILE...]") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}

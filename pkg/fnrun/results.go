@@ -86,15 +86,3 @@ func (r *Request) NoMatch(policy, entry, msg string) {
 		r.Results = append(r.Results, Warningf(entry, nil, "", "%s", msg))
 	}
 }
-
-// IsToolAnnotation reports whether an annotation belongs to kpt or
-// kustomize (file path, index, resource id) rather than to the user.
-// Functions must hand these back as they came.
-func IsToolAnnotation(key string) bool {
-	switch key {
-	case "config.kubernetes.io/path", "config.kubernetes.io/index", "config.k8s.io/id",
-		"kustomize.config.k8s.io/id":
-		return true
-	}
-	return strings.HasPrefix(key, "internal.config.kubernetes.io/")
-}

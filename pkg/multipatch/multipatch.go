@@ -203,44 +203,12 @@ func optionFor(field string) string {
 	return "allowNameChange"
 }
 
-// identity is what a patch may not change unless the options allow it, and
-// the kpt and kustomize annotations no patch may change at all (a patch
-// replacing metadata.annotations would otherwise move the resource to
-// another file under kpt).
-type identity struct {
-	apiVersion, kind, name, namespace string
-	tool                              [][2]string // in their original order
-}
+// identity is what a patch may not change unless the options allow it.
+// (kpt's and kustomize's own annotations are restored by fnrun.)
+type identity struct{ apiVersion, kind, name, namespace string }
 
 func identityOf(r *yaml.RNode) identity {
-	id := identity{apiVersion: r.GetApiVersion(), kind: r.GetKind(), name: r.GetName(), namespace: r.GetNamespace()}
-	if a, _ := r.Pipe(yaml.Lookup("metadata", "annotations")); a != nil {
-		_ = a.VisitFields(func(f *yaml.MapNode) error {
-			if k := f.Key.YNode().Value; fnrun.IsToolAnnotation(k) {
-				id.tool = append(id.tool, [2]string{k, f.Value.YNode().Value})
-			}
-			return nil
-		})
-	}
-	return id
-}
-
-// restoreToolAnnotations puts back the tool annotations a patch removed or
-// changed, and drops those it added.
-func (id identity) restoreToolAnnotations(r *yaml.RNode) {
-	now := r.GetAnnotations()
-	had := map[string]bool{}
-	for _, kv := range id.tool {
-		had[kv[0]] = true
-		if got, ok := now[kv[0]]; !ok || got != kv[1] {
-			_ = r.PipeE(yaml.SetAnnotation(kv[0], kv[1]))
-		}
-	}
-	for k := range now {
-		if !had[k] && fnrun.IsToolAnnotation(k) {
-			_ = r.PipeE(yaml.ClearAnnotation(k))
-		}
-	}
+	return identity{r.GetApiVersion(), r.GetKind(), r.GetName(), r.GetNamespace()}
 }
 
 // restore undoes kind and name changes the options do not allow, and for a
@@ -248,7 +216,6 @@ func (id identity) restoreToolAnnotations(r *yaml.RNode) {
 // an address, not an edit; kustomize does the same). It returns the field
 // whose change it undid, if any.
 func (id identity) restore(r *yaml.RNode, o Options, strategic bool) string {
-	id.restoreToolAnnotations(r)
 	undone := ""
 	if strategic && r.GetApiVersion() != id.apiVersion {
 		r.SetApiVersion(id.apiVersion)

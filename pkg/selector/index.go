@@ -24,9 +24,41 @@ func (r *Resource) APIVersion() string {
 func Describe(n *yaml.RNode) Resource {
 	r := Resource{Kind: n.GetKind(), Name: n.GetName(), Namespace: n.GetNamespace()}
 	r.Group, r.Version = SplitAPIVersion(n.GetApiVersion())
-	r.Labels = n.GetLabels()
-	r.Annotations = n.GetAnnotations()
+	meta := field(n.YNode(), "metadata")
+	r.Labels = stringMap(field(meta, "labels"))
+	r.Annotations = stringMap(field(meta, "annotations"))
 	return r
+}
+
+// field returns a map's field, or nil. Unlike kyaml's getters it never
+// panics on a resource whose metadata has the wrong shape (labels: [a]).
+func field(n *yaml.Node, name string) *yaml.Node {
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == name {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// stringMap reads a map of scalars; anything else reads as empty.
+func stringMap(n *yaml.Node) map[string]string {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	m := make(map[string]string, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if v := n.Content[i+1]; v.Kind == yaml.ScalarNode {
+			m[n.Content[i].Value] = v.Value
+		}
+	}
+	return m
 }
 
 // SplitAPIVersion splits "apps/v1" into ("apps", "v1") and "v1" into ("", "v1").

@@ -24,7 +24,6 @@ import (
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -59,7 +58,7 @@ func Run(t testing.TB, f fnrun.Function, configPath string, input []byte) ([]byt
 	if err != nil {
 		t.Fatalf("%s: %v", configPath, err)
 	}
-	items, err := (&kio.ByteReader{Reader: bytes.NewReader(input), OmitReaderAnnotations: true}).Read()
+	items, err := fnrun.ReadStream(bytes.NewReader(input))
 	if err != nil {
 		t.Fatalf("input: %v", err)
 	}
@@ -67,7 +66,7 @@ func Run(t testing.TB, f fnrun.Function, configPath string, input []byte) ([]byt
 	outcome := f.Process(req)
 	var out bytes.Buffer
 	if !outcome.Failed {
-		if err := (kio.ByteWriter{Writer: &out}).Write(req.Items); err != nil {
+		if err := fnrun.WriteStream(&out, req.Items); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -100,8 +101,11 @@ func writeScalar(b *bytes.Buffer, n *yaml.Node) error {
 			return nil
 		}
 		f, err := strconv.ParseFloat(n.Value, 64)
-		if err != nil {
-			return fmt.Errorf("line %d: %q has no JSON form", n.Line, n.Value)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			// .inf and .nan have no JSON number: carry their text, so a
+			// document holding one can still be patched elsewhere
+			writeString(b, n.Value)
+			return nil
 		}
 		b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
 	default:

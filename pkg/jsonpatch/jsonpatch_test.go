@@ -124,3 +124,16 @@ func TestParseOpsErrorsAreReadable(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestUntouchedSpellingsSurvive(t *testing.T) {
+	in := "mode: 0o17\nday: 2024-01-01\nflag: True\nnothing: ~\nempty:\nbig: .inf\nbase: &b {x: 1}\nref: *b\nlabels: {a: b}\n"
+	doc := yaml.MustParse(in)
+	o, _ := ParseOps(yaml.MustParse(`[{op: add, path: /labels/c, value: d}]`))
+	if err := o.Apply(doc); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(in, "{a: b}", "{a: b, c: d}", 1)
+	if got := doc.MustString(); got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,7 +1,10 @@
 package jsonpatch
 
 import (
+	"bytes"
 	"fmt"
+
+	"github.com/patchwork-krm/patchwork/internal/yamljson"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -39,6 +42,13 @@ func syncNode(dst, want *yaml.Node) {
 	}
 	if want.Kind == yaml.DocumentNode {
 		want = want.Content[0]
+	}
+	if dst.Kind == yaml.AliasNode {
+		// an alias whose value did not change stays an alias
+		if !equalNode(dst, want) {
+			replaceKeepComments(dst, want)
+		}
+		return
 	}
 	switch {
 	case dst.Kind == yaml.MappingNode && want.Kind == yaml.MappingNode:
@@ -125,27 +135,31 @@ func syncSeq(dst, want *yaml.Node) {
 	dst.Content = out
 }
 
+// sameScalar compares values, not spellings: 0o17 and 15, True and true,
+// ~ and null, a timestamp and its string are the same JSON value, and the
+// original spelling is kept.
 func sameScalar(a, b *yaml.Node) bool {
-	return a.Value == b.Value && normTag(a) == normTag(b)
-}
-
-func normTag(n *yaml.Node) string {
-	if n.Tag != "" {
-		return n.Tag
+	if a.Value == b.Value && a.ShortTag() == b.ShortTag() {
+		return true
 	}
-	return n.ShortTag()
+	ja, errA := yamljson.Encode(a)
+	jb, errB := yamljson.Encode(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 func equalNode(a, b *yaml.Node) bool {
 	if a.Kind == yaml.DocumentNode {
 		a = a.Content[0]
 	}
+	for a.Kind == yaml.AliasNode && a.Alias != nil {
+		a = a.Alias
+	}
 	if a.Kind != b.Kind {
 		return false
 	}
 	switch a.Kind {
 	case yaml.ScalarNode:
-		return a.Value == b.Value && a.ShortTag() == b.ShortTag()
+		return sameScalar(a, b)
 	case yaml.MappingNode:
 		if len(a.Content) != len(b.Content) {
 			return false

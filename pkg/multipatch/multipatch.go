@@ -123,24 +123,36 @@ func (a *applier) schemaFor(res *yaml.RNode) *schema.Type {
 
 func (a *applier) run(c *compiled) {
 	matched := 0
-	for _, d := range c.docs {
+	for di, d := range c.docs {
 		sel := c.sel
 		if sel == nil {
 			sel = d.own
 		}
-		for _, i := range sel.Select(a.ix) {
-			matched++
+		selected := sel.Select(a.ix)
+		for _, i := range selected {
 			a.applyOne(c, d, i)
 		}
+		matched += len(selected)
+		if c.sel == nil && len(selected) == 0 {
+			// each document of an untargeted patch names its own resource
+			name := c.name
+			if len(c.docs) > 1 {
+				name = fmt.Sprintf("%s (document %d)", c.name, di)
+			}
+			a.req.NoMatch(c.OnNoMatch, name, fmt.Sprintf("the patch names %s %s %s, which is not among the resources",
+				d.node.GetApiVersion(), d.node.GetKind(), namespaced(d.node)))
+		}
 	}
-	if matched > 0 {
-		return
+	if c.sel != nil && matched == 0 {
+		a.req.NoMatch(c.OnNoMatch, c.name, c.Set.NoMatch())
 	}
-	msg := c.Set.NoMatch()
-	if c.sel == nil && c.docs[0].node != nil {
-		msg = fmt.Sprintf("the patch names %s %s %q, which is not among the resources", c.docs[0].node.GetApiVersion(), c.docs[0].node.GetKind(), c.docs[0].node.GetName())
+}
+
+func namespaced(n *yaml.RNode) string {
+	if ns := n.GetNamespace(); ns != "" {
+		return ns + "/" + n.GetName()
 	}
-	a.req.NoMatch(c.OnNoMatch, c.name, msg)
+	return n.GetName()
 }
 
 func (a *applier) applyOne(c *compiled, d *document, i int) {

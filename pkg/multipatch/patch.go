@@ -117,7 +117,7 @@ func parseDocument(n *yaml.RNode, typ string, targeted bool, reject []selector.S
 // one or in "default", as kustomize matches it.
 func ownSelector(n *yaml.RNode, reject []selector.Selector) (*selector.SetMatcher, error) {
 	kind, name := n.GetKind(), n.GetName()
-	if kind == "" || name == "" {
+	if kind == "" || name == "" || n.GetApiVersion() == "" {
 		return nil, fmt.Errorf("a patch without a target must name its resource (apiVersion, kind, metadata.name); or give it a target")
 	}
 	group, version := selector.SplitAPIVersion(n.GetApiVersion())

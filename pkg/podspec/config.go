@@ -44,6 +44,7 @@ type Patch struct {
 
 // PodSpecPath tells where the PodSpec of a custom workload lives.
 type PodSpecPath struct {
+	// Group of the kind; empty means the kind in any group.
 	Group string `json:"group,omitempty"`
 	Kind  string `json:"kind"`
 	// Path is a dotted field path, e.g. spec.runner.podSpec.

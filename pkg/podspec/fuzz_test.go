@@ -23,14 +23,14 @@ func FuzzPodSpecPatch(f *testing.F) {
 			return
 		}
 		w := yaml.MustParse("containers:\n- name: app\n  image: a\n  ports:\n  - containerPort: 80\ninitContainers:\n- name: init\n")
-		if c.apply(w, "spec") != nil {
+		if _, err := c.apply(w, "spec"); err != nil {
 			return
 		}
 		if c.ops != nil {
 			return
 		}
 		once := w.MustString()
-		if c.apply(w, "spec") != nil {
+		if _, err := c.apply(w, "spec"); err != nil {
 			t.Fatalf("second application failed")
 		}
 		if twice := w.MustString(); twice != once {

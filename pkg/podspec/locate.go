@@ -28,11 +28,18 @@ var commonShape = []string{"spec", "template", "spec"}
 // locator finds the PodSpec of a resource.
 type locator struct {
 	custom map[[2]string][]string
+	// anyGroup holds the podSpecPaths given without a group: they apply to
+	// the kind in every group.
+	anyGroup map[string][]string
 }
 
 func newLocator(paths []PodSpecPath) *locator {
-	l := &locator{custom: map[[2]string][]string{}}
+	l := &locator{custom: map[[2]string][]string{}, anyGroup: map[string][]string{}}
 	for _, p := range paths {
+		if p.Group == "" {
+			l.anyGroup[p.Kind] = strings.Split(p.Path, ".")
+			continue
+		}
 		l.custom[[2]string{p.Group, p.Kind}] = strings.Split(p.Path, ".")
 	}
 	return l
@@ -46,6 +53,9 @@ func (l *locator) find(r *yaml.RNode) (*yaml.RNode, string) {
 	group, _ := selector.SplitAPIVersion(r.GetApiVersion())
 	key := [2]string{group, r.GetKind()}
 	path, known := l.custom[key]
+	if !known {
+		path, known = l.anyGroup[key[1]]
+	}
 	if !known {
 		path, known = builtinPaths[key]
 	}

@@ -39,6 +39,7 @@ type compiled struct {
 	container *yaml.RNode    // strategic container patch, or nil
 	ops       *jsonpatch.Ops // JSON container patch, or nil
 	names     *regexp.Regexp // containers containerPatch applies to; nil: all
+	namesExpr string
 	inits     bool
 	onNoMatch string
 }
@@ -65,7 +66,7 @@ func run(req *fnrun.Request) error {
 	loc := newLocator(cfg.PodSpecPaths)
 	ix := selector.NewIndex(req.Items)
 	for _, c := range entries {
-		matched := 0
+		matched, containers := 0, 0
 		for _, i := range c.sel.Select(ix) {
 			res := ix.Item(i)
 			spec, path := loc.find(res)
@@ -73,12 +74,17 @@ func run(req *fnrun.Request) error {
 				continue // no PodSpec: never touched, whatever it carries
 			}
 			matched++
-			if err := c.apply(spec, path); err != nil {
+			n, err := c.apply(spec, path)
+			if err != nil {
 				errs = append(errs, fnrun.Errorf(c.name, res, err.path, "%s", err.msg))
 			}
+			containers += n
 		}
-		if matched == 0 {
+		switch {
+		case matched == 0:
 			req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.set.NoMatch())
+		case c.names != nil && containers == 0:
+			req.NoMatch(c.onNoMatch, c.name, fmt.Sprintf("containerNames %q matches no container in the %d selected workloads", c.namesExpr, matched))
 		}
 	}
 	if len(errs) > 0 {
@@ -119,6 +125,7 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 		return nil, fmt.Errorf("containerNames and initContainers choose where containerPatch applies, and there is no containerPatch")
 	}
 	if p.ContainerNames != "" {
+		c.namesExpr = p.ContainerNames
 		if c.names, err = regexp.Compile("^(?:" + p.ContainerNames + ")$"); err != nil {
 			return nil, fmt.Errorf("containerNames: invalid regular expression %q: %v", p.ContainerNames, err)
 		}
@@ -176,18 +183,20 @@ type applyError struct{ path, msg string }
 
 // apply patches one PodSpec: the PodSpec patch first, then the container
 // patch on every chosen container — sidecars the first one added included.
-func (c *compiled) apply(spec *yaml.RNode, path string) *applyError {
+// It returns how many containers the container patch reached.
+func (c *compiled) apply(spec *yaml.RNode, path string) (int, *applyError) {
 	if c.podSpec != nil {
 		if err := smp.Merge(spec, c.podSpec, schema.Builtin().Named(podSpecType)); err != nil {
 			if se, ok := err.(*smp.Error); ok {
-				return &applyError{joinPath(path, se.Path), se.Msg}
+				return 0, &applyError{joinPath(path, se.Path), se.Msg}
 			}
-			return &applyError{path, err.Error()}
+			return 0, &applyError{path, err.Error()}
 		}
 	}
 	if c.container == nil && c.ops == nil {
-		return nil
+		return 0, nil
 	}
+	reached := 0
 	lists := []string{"containers"}
 	if c.inits {
 		lists = append(lists, "initContainers")
@@ -203,6 +212,7 @@ func (c *compiled) apply(spec *yaml.RNode, path string) *applyError {
 			if c.names != nil && !c.names.MatchString(name) {
 				continue
 			}
+			reached++
 			where := fmt.Sprintf("%s.%s[name=%s]", path, list, name)
 			var err error
 			if c.ops != nil {
@@ -212,13 +222,13 @@ func (c *compiled) apply(spec *yaml.RNode, path string) *applyError {
 			}
 			if err != nil {
 				if se, ok := err.(*smp.Error); ok {
-					return &applyError{joinPath(where, se.Path), se.Msg}
+					return reached, &applyError{joinPath(where, se.Path), se.Msg}
 				}
-				return &applyError{where, err.Error()}
+				return reached, &applyError{where, err.Error()}
 			}
 		}
 	}
-	return nil
+	return reached, nil
 }
 
 func joinPath(a, b string) string {

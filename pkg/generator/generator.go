@@ -67,7 +67,7 @@ func Run(req *fnrun.Request) error {
 	}
 	// As a kustomize generator, our config comes back as an item; it is
 	// local-config, and kustomize drops it from the build.
-	r := &run{req: req, kustomizeGenerator: isKustomizeGenerator(req)}
+	r := &run{req: req, kustomizeGenerator: isKustomizeGenerator(req), claimed: claimedNamespaces(es)}
 	var errs framework.Results
 	for _, e := range es {
 		if res := r.one(e); res != nil {
@@ -104,6 +104,25 @@ type run struct {
 	kustomizeGenerator bool
 	refs               *namerefs.Index
 	items              *itemIndex // built on first use
+	// claimed holds, by kind and name, the namespaces generators of this
+	// config name: what was generated there is theirs, not that of a
+	// generator of the same name without a namespace.
+	claimed map[genKey]map[string]bool
+}
+
+func claimedNamespaces(es []entry) map[genKey]map[string]bool {
+	m := map[genKey]map[string]bool{}
+	for _, e := range es {
+		if e.args.Namespace == "" {
+			continue
+		}
+		k := genKey{e.kind, e.args.Name}
+		if m[k] == nil {
+			m[k] = map[string]bool{}
+		}
+		m[k][normNS(e.args.Namespace)] = true
+	}
+	return m
 }
 
 // one runs one generator; it returns an error result or nil.
@@ -231,15 +250,16 @@ func (r *run) forKustomize(e entry, behavior string, pairs []kv.Pair, formats ma
 }
 
 // create adds the generated resource. One an earlier run made is
-// regenerated in its place.
+// regenerated in its place, in its namespace when the generator names none
+// (a later pipeline step may have set it).
 func (r *run) create(e entry, pairs []kv.Pair) *framework.Result {
 	res, err := build(e, pairs)
 	if err != nil {
 		return fnrun.Errorf(e.where, nil, "", "%v", err)
 	}
-	idx, ours := r.find(e.kind, e.args.Namespace, e.args.Name, false)
-	if idx == -2 {
-		return fnrun.Errorf(e.where, nil, "", "behavior create: %s exists, and so do resources an earlier run generated from it; remove the stale ones", describeID(e))
+	idx, ours, err := r.find(e, false)
+	if err != nil {
+		return fnrun.Errorf(e.where, nil, "", "behavior create: %v", err)
 	}
 	if idx >= 0 && !ours {
 		return fnrun.Errorf(e.where, r.req.Items[idx], "", "behavior create: the resource already exists; use behavior merge or replace to change it")
@@ -251,6 +271,13 @@ func (r *run) create(e entry, pairs []kv.Pair) *framework.Result {
 	if idx >= 0 {
 		old := r.req.Items[idx]
 		oldName = old.GetName()
+		if ns := old.GetNamespace(); e.args.Namespace == "" && ns != "" {
+			// Appended after the other metadata, where kpt's
+			// set-namespace and a JSON patch add put it.
+			if err := res.SetNamespace(ns); err != nil {
+				return fnrun.Errorf(e.where, res, "metadata.namespace", "%v", err)
+			}
+		}
 		keepToolAnnotations(old, res)
 		r.forget(idx)
 		r.req.Items[idx] = res
@@ -264,10 +291,9 @@ func (r *run) create(e entry, pairs []kv.Pair) *framework.Result {
 
 // update merges or replaces into the existing resource.
 func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats map[string]valuemerge.Format) *framework.Result {
-	idx, _ := r.find(e.kind, e.args.Namespace, e.args.Name, true)
-	if idx == -2 {
-		return fnrun.Errorf(e.where, nil, "", "behavior %s: several %ss could be %s: the one named %q and ones an earlier run generated from it; remove the stale ones",
-			behavior, e.kind, describeID(e), e.args.Name)
+	idx, _, err := r.find(e, true)
+	if err != nil {
+		return fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err)
 	}
 	if idx < 0 {
 		return fnrun.Errorf(e.where, nil, "", "behavior %s: %s does not exist in the input; use behavior create to make it", behavior, describeID(e))
@@ -276,7 +302,6 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats map[stri
 	oldName := res.GetName()
 	r.forget(idx)
 	defer r.remember(idx)
-	var err error
 	if behavior == "merge" {
 		err = merge(e, res, pairs, formats)
 	} else {
@@ -323,11 +348,14 @@ func (r *run) name(e entry, res *yaml.RNode, base, oldName string) *framework.Re
 	if r.refs == nil {
 		r.refs = namerefs.NewIndex(r.req.Items)
 	}
-	r.refs.Rename(namerefs.Target{Kind: e.kind, Namespace: e.args.Namespace, Old: oldName, New: newName})
+	// The resource's own namespace, which a later pipeline step may have
+	// set on what an earlier run generated without one.
+	ns := res.GetNamespace()
+	r.refs.Rename(namerefs.Target{Kind: e.kind, Namespace: ns, Old: oldName, New: newName})
 	if oldName != base {
 		// References may still use the generator's own name (a resource
 		// added to the package after the first run).
-		r.refs.Rename(namerefs.Target{Kind: e.kind, Namespace: e.args.Namespace, Old: base, New: newName})
+		r.refs.Rename(namerefs.Target{Kind: e.kind, Namespace: ns, Old: base, New: newName})
 	}
 	return nil
 }
@@ -340,56 +368,109 @@ func describeID(e entry) string {
 	return "v1 " + e.kind + " " + name
 }
 
-// find locates the resource a generator acts on: the one with its name, or
-// one an earlier run generated from it (our annotation), or, for merge and
-// replace, one kustomize generated and hashed (name-<suffix> where the
-// suffix is the hash of its content). It returns the index (-1 none, -2
-// ambiguous) and whether the resource is one this function generated.
-func (r *run) find(kind, ns, name string, hashed bool) (int, bool) {
+// find locates the resource a generator acts on. It returns its index (-1
+// when there is none) and whether an earlier run generated it, or an error
+// when several resources could be the one.
+//
+// A resource an earlier run generated carries our annotation. It is looked
+// for in the generator's namespace or, when the generator names none, in
+// any namespace but those another generator of this config names, since a
+// later pipeline step (set-namespace) may have moved it there; copies in
+// several namespaces are an error. Other resources are
+// found by kind, namespace and name as kustomize finds them: the one with
+// the generator's name or, for merge and replace (hashed), one kustomize
+// generated and hashed (name-<suffix> where the suffix is the hash of its
+// content).
+func (r *run) find(e entry, hashed bool) (int, bool, error) {
 	x := r.index()
-	k := idKey{kind, normNS(ns), name}
-	ours, exact := x.byGen[k], -1
-	for _, i := range x.byName[k] {
-		if r.req.Items[i].GetAnnotations()[GeneratedFrom] != name {
-			exact = i
+	name := e.args.Name
+	k := idKey{e.kind, normNS(e.args.Namespace), name}
+	var ours []int
+	for _, i := range x.byGen[genKey{e.kind, name}] {
+		ns := normNS(r.req.Items[i].GetNamespace())
+		if ns == k.ns || e.args.Namespace == "" && !r.claimed[genKey{e.kind, name}][ns] {
+			ours = append(ours, i)
 		}
 	}
-	var kust []int
-	if hashed {
+	if err := r.oneNamespace(e, ours); err != nil {
+		return -1, false, err
+	}
+	var others []int // not ours
+	for _, i := range x.byName[k] {
+		if r.req.Items[i].GetAnnotations()[GeneratedFrom] != name {
+			others = append(others, i)
+		}
+	}
+	if hashed && len(others) == 0 {
 		for _, i := range x.byBase[k] {
 			n := r.req.Items[i].GetName()
 			if s, err := hash.Suffix(r.req.Items[i]); err == nil && s == n[len(n)-hash.Len:] && r.req.Items[i].GetAnnotations()[GeneratedFrom] == "" {
-				kust = append(kust, i)
+				others = append(others, i)
 			}
 		}
 	}
 	switch {
-	case len(ours) > 1 || (len(ours) == 1 && exact >= 0):
-		return -2, false
+	case len(ours)+len(others) > 1:
+		return -1, false, fmt.Errorf("%s could be any of %s; remove the stale ones", describeID(e), r.describeAll(ours, others))
 	case len(ours) == 1:
-		return ours[0], true
-	case exact >= 0:
-		return exact, false
-	case len(kust) == 1:
-		return kust[0], false
-	case len(kust) > 1:
-		return -2, false
+		return ours[0], true, nil
+	case len(others) == 1:
+		return others[0], false, nil
 	}
-	return -1, false
+	return -1, false, nil
+}
+
+// oneNamespace checks that the resources an earlier run generated for a
+// generator without a namespace are all in one namespace.
+func (r *run) oneNamespace(e entry, ours []int) error {
+	seen := map[string]bool{}
+	var where []string
+	for _, i := range ours {
+		it := r.req.Items[i]
+		ns := normNS(it.GetNamespace())
+		if !seen[ns] {
+			seen[ns] = true
+			where = append(where, ns+" ("+it.GetName()+")")
+		}
+	}
+	if len(where) < 2 {
+		return nil
+	}
+	sort.Strings(where)
+	return fmt.Errorf("%s: %ss an earlier run generated from %q are in several namespaces: %s; set namespace: on the generator to say which one it makes",
+		describeID(e), e.kind, e.args.Name, strings.Join(where, ", "))
+}
+
+// describeAll names the candidates of an ambiguous find.
+func (r *run) describeAll(ours, others []int) string {
+	var names []string
+	for _, i := range others {
+		names = append(names, fnrun.Describe(r.req.Items[i]))
+	}
+	for _, i := range ours {
+		names = append(names, fnrun.Describe(r.req.Items[i])+" (generated by an earlier run)")
+	}
+	return strings.Join(names, ", ")
 }
 
 type idKey struct{ kind, ns, name string }
+
+// genKey is a kind and the generator name in our annotation; the
+// namespace is left out, so that a generator without one finds what it
+// made wherever a later step put it.
+type genKey struct{ kind, name string }
 
 // itemIndex finds ConfigMaps and Secrets without scanning the items for
 // each generator: by name, by our generated-from annotation, and by name
 // less something that looks like a hash suffix.
 type itemIndex struct {
-	byName, byGen, byBase map[idKey][]int
+	byName, byBase map[idKey][]int
+	byGen          map[genKey][]int
 }
 
 func (r *run) index() *itemIndex {
 	if r.items == nil {
-		r.items = &itemIndex{byName: map[idKey][]int{}, byGen: map[idKey][]int{}, byBase: map[idKey][]int{}}
+		r.items = &itemIndex{byName: map[idKey][]int{}, byGen: map[genKey][]int{}, byBase: map[idKey][]int{}}
 		for i := range r.req.Items {
 			r.remember(i)
 		}
@@ -411,28 +492,30 @@ func (r *run) indexItem(i int, add bool) {
 		return
 	}
 	ns, name := normNS(it.GetNamespace()), it.GetName()
-	put := func(m map[idKey][]int, k idKey) {
-		list := m[k][:0:0]
-		for _, j := range m[k] {
-			if j != i {
-				list = append(list, j)
-			}
-		}
-		if add {
-			list = append(list, i)
-		}
-		if len(list) == 0 {
-			delete(m, k)
-		} else {
-			m[k] = list
-		}
-	}
-	put(r.items.byName, idKey{kind, ns, name})
+	put(r.items.byName, idKey{kind, ns, name}, i, add)
 	if g := it.GetAnnotations()[GeneratedFrom]; g != "" {
-		put(r.items.byGen, idKey{kind, ns, g})
+		put(r.items.byGen, genKey{kind, g}, i, add)
 	}
 	if n := len(name) - hash.Len - 1; n > 0 && name[n] == '-' && hash.IsSuffix(name[n+1:]) {
-		put(r.items.byBase, idKey{kind, ns, name[:n]})
+		put(r.items.byBase, idKey{kind, ns, name[:n]}, i, add)
+	}
+}
+
+// put adds item i to m's list for k (add) or removes it.
+func put[K comparable](m map[K][]int, k K, i int, add bool) {
+	list := m[k][:0:0]
+	for _, j := range m[k] {
+		if j != i {
+			list = append(list, j)
+		}
+	}
+	if add {
+		list = append(list, i)
+	}
+	if len(list) == 0 {
+		delete(m, k)
+	} else {
+		m[k] = list
 	}
 }
 

@@ -45,15 +45,15 @@ func TestCreateMatchesKustomize(t *testing.T) {
 			t.Errorf("generated %s, which kustomize did not (a different hash suffix?)", id)
 			continue
 		}
-		g := comparable(t, got)
-		if wc := comparable(t, w); !reflect.DeepEqual(g, wc) {
+		g := plainForm(t, got)
+		if wc := plainForm(t, w); !reflect.DeepEqual(g, wc) {
 			t.Errorf("%s differs from kustomize's:\n got %v\nwant %v", id, g, wc)
 		}
 	}
 }
 
-// comparable is a resource's content as a map, without our annotation.
-func comparable(t *testing.T, n *yaml.RNode) map[string]any {
+// plainForm is a resource's content as a map, without our annotation.
+func plainForm(t *testing.T, n *yaml.RNode) map[string]any {
 	t.Helper()
 	c := n.Copy()
 	if err := c.PipeE(yaml.ClearAnnotation(GeneratedFrom)); err != nil {

@@ -30,6 +30,7 @@ e2e: build
 # Benchmarks: every figure is printed beside the identity pass it is measured against.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
+	$(GO) test -run '^$$' -bench Startup ./e2e/
 
 # Short fuzzing of every fuzz target (seed corpora run in `make test` anyway).
 FUZZTIME ?= 20s

@@ -36,7 +36,8 @@ func RunGolden(t *testing.T, f fnrun.Function, dir string) {
 	}
 	var cases []string
 	for _, e := range entries {
-		if e.IsDir() {
+		// testdata/fuzz holds go test's fuzz corpora, not a case
+		if e.IsDir() && e.Name() != "fuzz" {
 			cases = append(cases, e.Name())
 		}
 	}

@@ -14,6 +14,14 @@
 // new text), and a number or boolean keeps its type when the new text reads
 // as one. Created keys and elements follow the layout around them.
 //
+// Set writes values a Setter computes; SetText writes JSON text as it is
+// given (a caller's own spelling and types); Delete removes map keys, with
+// their separator or their lines and head comment; Get and GetText read
+// values and their source text; Check tells whether a text is one this
+// package can edit. Edit applies many such changes at once: one parse and
+// one verification for the lot, which is what a merge touching hundreds of
+// values needs; the single-change functions are Edit with one change.
+//
 // Every edit is verified: the result is parsed again and compared with the
 // original, and an edit that would disturb anything but its target is
 // refused with an error rather than returned.

@@ -79,37 +79,7 @@ func Get(text string, path fieldpath.Path, opts Options) ([]*yaml.Node, error) {
 // is parsed again and compared with the original before it is returned, so
 // an edit that would disturb anything else is an error instead.
 func Set(text string, path fieldpath.Path, opts Options, set Setter) (string, error) {
-	if len(path) == 0 {
-		return "", &Error{Msg: "empty path"}
-	}
-	d, err := parseCached(text, opts)
-	if err != nil {
-		return "", err
-	}
-	places, err := d.resolve(d.root, path, 0, nil, nil, opts.Create, true)
-	if err != nil {
-		return "", err
-	}
-	var edits []edit
-	checks := map[string]check{}
-	for _, p := range places {
-		e, c, err := d.editAt(p, path, opts, set)
-		if err != nil {
-			return "", err
-		}
-		edits = append(edits, e)
-		checks[addrKey(p.addr)] = c
-	}
-	out, err := apply(text, edits)
-	if err != nil {
-		return "", &Error{Msg: err.Error() + d.of()}
-	}
-	nd, err := d.verify(out, checks)
-	if err != nil {
-		return "", &Error{Msg: fmt.Sprintf("cannot edit the %s without disturbing the rest of it (%v); please report this", d.format, err) + d.of()}
-	}
-	opts.Cache.replace(text, out, nd)
-	return out, nil
+	return Edit(text, opts, Change{Path: path, Set: set})
 }
 
 // parseCached parses text, or takes its parse from the cache. Documents
@@ -351,6 +321,9 @@ func (d *doc) each(n *node, path fieldpath.Path, i int, addr []int, create, edit
 
 func (d *doc) findKey(n *node, key string, seg int) (int, error) {
 	d.open(n)
+	if len(n.keys) > keyIndexMin {
+		return d.findKeyIndexed(n, key, seg)
+	}
 	found := -1
 	for j, k := range n.keys {
 		if k.kind == scalarKind && k.value == key {
@@ -361,6 +334,36 @@ func (d *doc) findKey(n *node, key string, seg int) (int, error) {
 		}
 	}
 	return found, nil
+}
+
+// keyIndexMin is the size from which a map's keys are looked up in an
+// index: a batch of edits looks into a large map once per change.
+const keyIndexMin = 16
+
+// findKeyIndexed is findKey through an index of the map's keys, built on
+// first use.
+func (d *doc) findKeyIndexed(n *node, key string, seg int) (int, error) {
+	if n.keyIndex == nil {
+		n.keyIndex = make(map[string]int, len(n.keys))
+		for j, k := range n.keys {
+			if k.kind != scalarKind {
+				continue
+			}
+			if _, dup := n.keyIndex[k.value]; dup {
+				n.keyIndex[k.value] = -1 // appears twice
+				continue
+			}
+			n.keyIndex[k.value] = j
+		}
+	}
+	j, ok := n.keyIndex[key]
+	switch {
+	case !ok:
+		return -1, nil
+	case j < 0:
+		return 0, d.errorf(seg, "key %q appears twice in the %s", key, d.describe(n))
+	}
+	return j, nil
 }
 
 func keyList(n *node) string {
@@ -457,10 +460,23 @@ func (d *doc) toYAML(n *node) *yaml.Node {
 type edit struct {
 	start, end int
 	text       string
+	// depth is that of the address edited: of two insertions at one
+	// offset, the deeper goes first (an entry added to a YAML block map
+	// comes after one added to the last value in it).
+	depth int
 }
 
 func apply(text string, edits []edit) (string, error) {
-	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	sort.SliceStable(edits, func(i, j int) bool {
+		a, b := edits[i], edits[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if (a.end == a.start) != (b.end == b.start) {
+			return a.end == a.start // an insertion before a replacement there
+		}
+		return a.depth > b.depth
+	})
 	var b strings.Builder
 	b.Grow(len(text) + 64)
 	pos := 0
@@ -477,9 +493,22 @@ func apply(text string, edits []edit) (string, error) {
 }
 
 // check is what verify expects to find after an edit at one address: the
-// value written there, or the entry appended to the map or list there.
+// value written there, or the entries the map or list there lost and
+// gained.
 type check struct {
-	want     *yaml.Node // as it must read back
-	appended bool
-	key      string
+	want *yaml.Node // as it must read back
+	// gone: the indexes of the entries deleted; added: the entries
+	// appended, in order.
+	gone  map[int]bool
+	added []addedCheck
 }
+
+// addedCheck is an entry added to a map or list, as it must read back.
+type addedCheck struct {
+	key  string
+	want *yaml.Node
+}
+
+// entries reports whether the check is of entries lost and gained rather
+// than of a value written.
+func (c check) entries() bool { return len(c.gone) > 0 || len(c.added) > 0 }

@@ -47,6 +47,7 @@ func FuzzSet(f *testing.F) {
 		if err != nil {
 			return
 		}
+		checkDelete(t, text, path)
 		got, err := Set(text, path, Options{Create: create}, setTo(str(value)))
 		if err != nil {
 			if _, ok := err.(*Error); !ok {
@@ -277,4 +278,71 @@ func modelMatches(el any, seg fieldpath.Segment) bool {
 	s, ok := text(m[seg.Key])
 	_, present := m[seg.Key]
 	return present && ok && s == seg.Value
+}
+
+// checkDelete deletes at path: a failure is an *Error; a success parses,
+// no longer holds the key, and for strict JSON decodes to the original
+// less that key.
+func checkDelete(t *testing.T, text string, path fieldpath.Path) {
+	got, err := Delete(text, path, Options{})
+	if err != nil {
+		if _, ok := err.(*Error); !ok {
+			t.Fatalf("Delete returned %T (%v), want *Error", err, err)
+		}
+		return
+	}
+	if _, err := parse(got, nil); err != nil {
+		t.Fatalf("the result of Delete does not parse: %v\nbefore: %q\nafter:  %q", err, text, got)
+	}
+	if !path.HasWildcard() && !matcherAffected(path) {
+		if _, err := Get(got, path, Options{}); err == nil {
+			t.Fatalf("the key is still there after Delete\nbefore: %q\nafter:  %q", text, got)
+		}
+	}
+	var old, now any
+	if !looksLikeJSON(text) || decodeJSON(text, &old) != nil {
+		return
+	}
+	if err := decodeJSON(got, &now); err != nil {
+		t.Fatalf("the result of Delete is not valid JSON: %v\nbefore: %q\nafter:  %q", err, text, got)
+	}
+	if want, ok := modelDelete(old, path); ok && !reflect.DeepEqual(want, now) {
+		t.Fatalf("Delete changed more than the key\nbefore: %q\nafter:  %q", text, got)
+	}
+}
+
+// modelDelete is the reference semantics of Delete on decoded JSON, for
+// paths of plain keys and indexes.
+func modelDelete(v any, path fieldpath.Path) (any, bool) {
+	seg := path[0]
+	if seg.Kind != fieldpath.Field && seg.Kind != fieldpath.Index {
+		return nil, false
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, c := range x {
+			out[k] = c
+		}
+		c, found := x[seg.Key]
+		if !found {
+			return nil, false
+		}
+		if len(path) == 1 {
+			delete(out, seg.Key)
+			return out, true
+		}
+		nv, ok := modelDelete(c, path[1:])
+		out[seg.Key] = nv
+		return out, ok
+	case []any:
+		if seg.Kind != fieldpath.Index || seg.Index >= len(x) || len(path) == 1 {
+			return nil, false
+		}
+		out := append([]any(nil), x...)
+		nv, ok := modelDelete(x[seg.Index], path[1:])
+		out[seg.Index] = nv
+		return out, ok
+	}
+	return nil, false
 }

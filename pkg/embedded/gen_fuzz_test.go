@@ -18,7 +18,8 @@ import (
 // comments, indentation 2 to 4) — picks a path to one of its values, and
 // edits it. On such a document the edit must succeed, leave every byte
 // outside the replaced value alone and read back; with create, a missing
-// key added below an existing map must read back too.
+// key added below an existing map must read back too; a key whose value
+// is picked must be deletable, and gone afterwards.
 func FuzzSetGenerated(f *testing.F) {
 	for i := int64(0); i < 16; i++ {
 		f.Add(i, "new value", false)
@@ -51,6 +52,16 @@ func FuzzSetGenerated(f *testing.F) {
 			path = append(path, fieldpath.Segment{Kind: fieldpath.Field, Key: "zz-new"})
 		} else if target.Kind != yaml.ScalarNode {
 			return
+		}
+		if last := path[len(path)-1]; !create && last.Kind == fieldpath.Field {
+			// The value sits in a map: deleting its key must work too.
+			out, err := Delete(text, path, Options{})
+			if err != nil {
+				t.Fatalf("Delete(%s) failed on a generated document: %v\ntext:\n%s", path, err, text)
+			}
+			if _, err := Get(out, path, Options{}); err == nil {
+				t.Fatalf("the key is still there after Delete(%s)\nbefore:\n%s\nafter:\n%s", path, text, out)
+			}
 		}
 		got, err := Set(text, path, Options{Create: create}, setTo(str(value)))
 		if err != nil {

@@ -94,6 +94,8 @@ type node struct {
 	// Collections: keys (maps only) and values or elements, in order.
 	keys     []*node
 	children []*node
+	// keyIndex finds the keys of a large map (findKey).
+	keyIndex map[string]int
 
 	// YAML only (nil for JSON, which has many more, smaller nodes).
 	*yamlInfo
@@ -135,6 +137,11 @@ type doc struct {
 	// jsonish: YAML that looks like JSON but is not strict JSON
 	// ({"a": b}); new strings and keys are double-quoted to match.
 	jsonish bool
+	// raw, when set, is the JSON text SetText writes instead of rendering
+	// the value.
+	raw string
+	// layout: what the JSON text says of its layout (jsonLayout).
+	layout *layoutFacts
 }
 
 // position converts a byte offset to a 1-based line and column (columns

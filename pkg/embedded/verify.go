@@ -88,7 +88,10 @@ func (v *verifier) compare(o, n *node, addr string) error {
 	v.old.open(o)
 	v.new.open(n)
 	c, checked := v.checks[addr]
-	if checked && !c.appended {
+	if checked && c.entries() {
+		return v.compareEntries(o, n, addr, c)
+	}
+	if checked {
 		if !v.matchesWant(n, c.want) {
 			return fmt.Errorf("the value written at %s does not read back", where(addr))
 		}
@@ -109,29 +112,40 @@ func (v *verifier) compare(o, n *node, addr string) error {
 		}
 		return nil
 	}
-	extra := 0
-	if checked {
-		extra = 1
+	return v.compareEntries(o, n, addr, check{})
+}
+
+// compareEntries compares a map or list that lost the entries c.gone and
+// gained c.added at its end; the other entries must be as they were, in
+// the same order.
+func (v *verifier) compareEntries(o, n *node, addr string, c check) error {
+	if o.kind != n.kind {
+		return fmt.Errorf("the %s at %s became a %s", o.kind, where(addr), n.kind)
 	}
-	if len(n.children) != len(o.children)+extra {
-		return fmt.Errorf("the %s at %s has %d entries instead of %d", o.kind, where(addr), len(n.children), len(o.children)+extra)
+	if want := len(o.children) - len(c.gone) + len(c.added); len(n.children) != want {
+		return fmt.Errorf("the %s at %s has %d entries instead of %d", o.kind, where(addr), len(n.children), want)
 	}
+	j := 0
 	for i := range o.children {
-		if o.kind == mapKind && !v.same(o.keys[i], n.keys[i]) {
+		if c.gone[i] {
+			continue
+		}
+		if o.kind == mapKind && !v.same(o.keys[i], n.keys[j]) {
 			return fmt.Errorf("a key at %s changed", where(addr))
 		}
-		if err := v.compare(o.children[i], n.children[i], addr+"/"+strconv.Itoa(i)); err != nil {
+		if err := v.compareMoved(o.children[i], n.children[j], addr+"/"+strconv.Itoa(i), addr+"/"+strconv.Itoa(j)); err != nil {
 			return err
 		}
+		j++
 	}
-	if checked {
-		last := len(n.children) - 1
-		if o.kind == mapKind && (n.keys[last].kind != scalarKind || n.keys[last].value != c.key) {
+	for _, a := range c.added {
+		if o.kind == mapKind && (n.keys[j].kind != scalarKind || n.keys[j].value != a.key) {
 			return fmt.Errorf("the key added at %s does not read back", where(addr))
 		}
-		if !v.matchesWant(n.children[last], c.want) {
+		if !v.matchesWant(n.children[j], a.want) {
 			return fmt.Errorf("the entry added at %s does not read back", where(addr))
 		}
+		j++
 	}
 	return nil
 }
@@ -183,3 +197,15 @@ func (v *verifier) matchesWant(n *node, want *yaml.Node) bool {
 }
 
 func isNumberTag(t string) bool { return t == intTag || t == floatTag }
+
+// compareMoved compares a value that moved from one address to another;
+// nothing below it was edited.
+func (v *verifier) compareMoved(o, n *node, oldAddr, newAddr string) error {
+	if !v.onPath[oldAddr] {
+		if !v.same(o, n) {
+			return fmt.Errorf("the %s at %s changed", o.kind, where(newAddr))
+		}
+		return nil
+	}
+	return v.compare(o, n, oldAddr)
+}

@@ -9,33 +9,6 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// editAt computes the edit for one place and what must read back there.
-func (d *doc) editAt(p place, path fieldpath.Path, opts Options, set Setter) (edit, check, error) {
-	switch p.kind {
-	case inString:
-		inner := opts
-		inner.Where = joinPath(opts.Where, path[:p.at])
-		s, err := Set(p.n.value, path[p.at:], inner, set)
-		if err != nil {
-			return edit{}, check{}, shift(err, p.at)
-		}
-		return d.replace(p, &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: s})
-	case addTo:
-		return d.add(p, path, set)
-	case overNull:
-		v, err := build(path, p.at, set)
-		if err != nil {
-			return edit{}, check{}, d.wrapBuild(err)
-		}
-		return d.replace(p, v)
-	}
-	v, err := set(d.toYAML(p.n))
-	if err != nil {
-		return edit{}, check{}, err
-	}
-	return d.replace(p, v)
-}
-
 func (d *doc) wrapBuild(err error) error {
 	if e, ok := err.(*Error); ok {
 		return &Error{Segment: e.Segment, Msg: e.Msg + d.of()}
@@ -49,20 +22,26 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 	if v.Kind == yaml.AliasNode && v.Alias != nil {
 		v = v.Alias
 	}
+	if d.raw != "" {
+		if d.format != JSON {
+			return edit{}, check{}, &Error{Msg: "SetText writes JSON text, and the document is YAML" + d.of()}
+		}
+		return edit{start: n.start, end: n.end, text: d.raw}, check{want: readBack(JSON, v)}, nil
+	}
 	if v.Kind == yaml.ScalarNode {
 		if !utf8.ValidString(v.Value) {
 			return edit{}, check{}, &Error{Msg: fmt.Sprintf("the value %q is not valid UTF-8 text", v.Value)}
 		}
 		tag := scalarTag(n, v)
 		if d.format == JSON {
-			return edit{n.start, n.end, jsonScalar(tag, v.Value)}, check{want: jsonReadBack(tag, v.Value)}, nil
+			return edit{start: n.start, end: n.end, text: jsonScalar(tag, v.Value)}, check{want: jsonReadBack(tag, v.Value)}, nil
 		}
 		if n.explicitTag && n.kind == scalarKind {
 			tag = n.tag // the tag written before the value stays and decides
 		}
 		if n.kind == scalarKind && n.end > n.start {
 			text := yamlScalar(tag, v.Value, n, n.inFlow, d.newline)
-			return edit{n.start, n.end, text}, check{want: yamlReadBack(tag, v.Value, text)}, nil
+			return edit{start: n.start, end: n.end, text: text}, check{want: yamlReadBack(tag, v.Value, text)}, nil
 		}
 		text := yamlScalar(tag, v.Value, nil, n.inFlow, d.newline)
 		if d.jsonish && tag == strTag {
@@ -70,7 +49,7 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 		}
 		want := yamlReadBack(tag, v.Value, text)
 		if n.inFlow {
-			return edit{n.start, n.end, d.spaced(n.start, text)}, check{want: want}, nil
+			return edit{start: n.start, end: n.end, text: d.spaced(n.start, text)}, check{want: want}, nil
 		}
 		e, err := d.slotEdit(p, " "+text, " "+text, text)
 		return e, check{want: want}, err
@@ -78,12 +57,12 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 	// A map or list.
 	if d.format == JSON {
 		l := d.jsonLayout(nil, d.lineIndent(n.start))
-		return edit{n.start, n.end, l.render(v)}, check{want: readBack(JSON, v)}, nil
+		return edit{start: n.start, end: n.end, text: l.render(v)}, check{want: readBack(JSON, v)}, nil
 	}
 	l := d.yamlLayout()
 	want := readBack(YAML, v)
 	if n.inFlow {
-		return edit{n.start, n.end, d.spaced(n.start, l.flow(v))}, check{want: want}, nil
+		return edit{start: n.start, end: n.end, text: d.spaced(n.start, l.flow(v))}, check{want: want}, nil
 	}
 	col := 0
 	if p.parent != nil {
@@ -125,7 +104,7 @@ func (d *doc) slotEdit(p place, afterKey, afterDash, atRoot string) (edit, error
 		if n.end == n.start {
 			end = i + 1
 		}
-		return edit{i + 1, end, afterKey}, nil
+		return edit{start: i + 1, end: end, text: afterKey}, nil
 	case p.parent != nil && p.parent.kind == seqKind:
 		i := n.start
 		for i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
@@ -138,59 +117,63 @@ func (d *doc) slotEdit(p place, afterKey, afterDash, atRoot string) (edit, error
 		if n.end == n.start {
 			end = i
 		}
-		return edit{i, end, afterDash}, nil
+		return edit{start: i, end: end, text: afterDash}, nil
 	}
-	return edit{n.start, n.end, strings.TrimPrefix(atRoot, " ")}, nil
+	return edit{start: n.start, end: n.end, text: strings.TrimPrefix(atRoot, " ")}, nil
 }
 
-// add appends a key to a map or an element to a list.
-func (d *doc) add(p place, path fieldpath.Path, set Setter) (edit, check, error) {
+// addValue is the value a change adds at p (a key of a map, an element of
+// a list) and what must read back.
+func (d *doc) addValue(p place, path fieldpath.Path, set Setter) (*yaml.Node, *yaml.Node, error) {
 	n := p.n
 	seg := path[p.at]
+	if d.raw != "" && (p.at+1 != len(path) || seg.Kind == fieldpath.Match || d.format != JSON) {
+		return nil, nil, d.errorf(p.at, "cannot create %s: SetText writes only the last key or element of a JSON document", path[p.at:])
+	}
 	var v *yaml.Node
 	var err error
-	switch {
-	case n.kind == mapKind:
-		v, err = build(path, p.at+1, set)
-	case seg.Kind == fieldpath.Match:
+	if n.kind == seqKind && seg.Kind == fieldpath.Match {
 		v, err = d.buildElement(n, path, p.at, set)
-	default:
+	} else {
 		v, err = build(path, p.at+1, set)
 	}
 	if err != nil {
-		return edit{}, check{}, d.wrapBuild(err)
+		return nil, nil, d.wrapBuild(err)
 	}
-	c := check{want: readBack(d.format, v), appended: true}
-	if n.kind == mapKind {
-		c.key = seg.Key
-	}
-	if d.format == JSON {
-		return d.addJSON(n, seg.Key, v), c, nil
-	}
-	return d.addYAML(n, seg.Key, v), c, nil
+	return v, readBack(d.format, v), nil
 }
 
-func (d *doc) addJSON(n *node, key string, v *yaml.Node) edit {
+// addJSON is the edit that appends entries to a JSON map or list. When
+// every old entry goes (allGone), the new ones take their place.
+func (d *doc) addJSON(n *node, adds []appended, allGone bool) edit {
 	d.open(n)
 	isMap := n.kind == mapKind
-	entry := func(l jsonLayout) string {
-		if isMap {
-			return jsonQuote(key) + l.colon + l.render(v)
+	entry := func(l jsonLayout, a appended) string {
+		val := a.raw
+		if val == "" {
+			val = l.render(a.v)
 		}
-		return l.render(v)
+		if isMap {
+			return jsonQuote(a.seg.Key) + l.colon + val
+		}
+		return val
 	}
+	var b strings.Builder
 	k := len(n.children)
 	if k == 0 {
 		l := d.jsonLayout(nil, "")
 		l.pretty = false
-		return edit{n.start + 1, n.start + 1, entry(l)}
+		for i, a := range adds {
+			if i > 0 {
+				b.WriteString("," + l.comma)
+			}
+			b.WriteString(entry(l, a))
+		}
+		return edit{start: n.start + 1, end: n.start + 1, text: b.String()}
 	}
 	// Copy the separator that precedes the last entry: its line break and
 	// indentation, or its single space.
-	lastStart := n.children[k-1].start
-	if isMap {
-		lastStart = n.keys[k-1].start
-	}
+	lastStart := entryStart(n, k-1)
 	prev := n.start + 1
 	if k > 1 {
 		prev = strings.IndexByte(d.text[n.children[k-2].end:], ',') + n.children[k-2].end + 1
@@ -208,35 +191,53 @@ func (d *doc) addJSON(n *node, key string, v *yaml.Node) edit {
 	} else {
 		l.pretty = false
 	}
-	return edit{n.children[k-1].end, n.children[k-1].end, "," + sep + entry(l)}
+	for i, a := range adds {
+		if i > 0 || !allGone {
+			b.WriteString("," + sep)
+		}
+		b.WriteString(entry(l, a))
+	}
+	end := n.children[k-1].end
+	return edit{start: end, end: end, text: b.String()}
 }
 
-func (d *doc) addYAML(n *node, key string, v *yaml.Node) edit {
+// addYAML is the edit that appends entries to a YAML map or list. When
+// every old entry of a flow collection goes (allGone), the new ones take
+// their place.
+func (d *doc) addYAML(n *node, adds []appended, allGone bool) edit {
 	l := d.yamlLayout()
 	isMap := n.kind == mapKind
+	var b strings.Builder
 	if n.flow {
-		entry := l.flow(v)
-		if isMap {
-			entry = l.key(key, true) + ": " + entry
-		}
 		k := len(n.children)
+		for i, a := range adds {
+			if i > 0 || (k > 0 && !allGone) {
+				b.WriteString(", ")
+			}
+			if isMap {
+				b.WriteString(l.key(a.seg.Key, true) + ": ")
+			}
+			b.WriteString(l.flow(a.v))
+		}
 		if k == 0 {
-			return edit{n.start + 1, n.start + 1, entry}
+			return edit{start: n.start + 1, end: n.start + 1, text: b.String()}
 		}
 		at := n.children[k-1].end
 		if isMap && n.keys[k-1].end > at {
 			at = n.keys[k-1].end
 		}
-		return edit{at, at, ", " + entry}
+		return edit{start: at, end: at, text: b.String()}
 	}
 	at := lineEnd(d.text, n.end)
-	var entry string
-	if isMap {
-		entry = l.key(key, false) + ":" + l.afterKey(v, n.col)
-	} else {
-		entry = "-" + l.afterDash(v, n.col)
+	for _, a := range adds {
+		b.WriteString(d.newline + spaces(n.col))
+		if isMap {
+			b.WriteString(l.key(a.seg.Key, false) + ":" + l.afterKey(a.v, n.col))
+		} else {
+			b.WriteString("-" + l.afterDash(a.v, n.col))
+		}
 	}
-	return edit{at, at, d.newline + spaces(n.col) + entry}
+	return edit{start: at, end: at, text: b.String()}
 }
 
 // build makes the value created for path[from:]: the maps and lists the
@@ -338,60 +339,90 @@ func (d *doc) lineIndent(off int) string {
 // jsonLayout describes the JSON around container (nil: the document).
 func (d *doc) jsonLayout(container *node, indent string) jsonLayout {
 	l := jsonLayout{indent: indent, unit: "  ", colon: ": ", comma: " ", nl: d.newline}
-	l.pretty = strings.ContainsAny(d.text, "\n\r")
-	// The first map with an entry tells the colon spacing, the first
-	// collection with two entries the spacing after commas, the first
-	// pretty collection the indentation step.
-	var colonFound, commaFound, unitFound bool
-	var walk func(n *node)
-	walk = func(n *node) {
-		if n.kind != mapKind && n.kind != seqKind || (colonFound && commaFound && unitFound) {
-			return
-		}
-		d.open(n)
-		if n.kind == mapKind && len(n.keys) > 0 && !colonFound {
-			l.colon = d.text[n.keys[0].end:n.children[0].start]
-			if strings.ContainsAny(l.colon, "\n\r") {
-				l.colon = ": "
-			}
-			colonFound = true
-		}
-		if len(n.children) > 0 && !unitFound {
-			first := n.children[0].start
-			if n.kind == mapKind {
-				first = n.keys[0].start
-			}
-			if d.lineOf(first) != d.lineOf(n.start) {
-				outer, inner := d.lineIndent(n.start), d.lineIndent(first)
-				if strings.HasPrefix(inner, outer) && len(inner) > len(outer) {
-					l.unit = inner[len(outer):]
-					unitFound = true
-				}
-			}
-		}
-		if len(n.children) > 1 && !commaFound {
-			gapStart := strings.IndexByte(d.text[n.children[0].end:], ',') + n.children[0].end + 1
-			next := n.children[1].start
-			if n.kind == mapKind {
-				next = n.keys[1].start
-			}
-			if gap := d.text[gapStart:next]; !strings.ContainsAny(gap, "\n\r") {
-				l.comma = gap
-				commaFound = true
-			}
-		}
-		for _, c := range n.children {
-			walk(c)
-		}
+	// What the whole document says is worked out once: a batch of edits
+	// asks for it again and again.
+	if d.layout == nil {
+		d.layout = &layoutFacts{pretty: strings.ContainsAny(d.text, "\n\r")}
+		d.layoutWalk(d.root, d.layout)
 	}
+	var f layoutFacts
 	if container != nil {
-		walk(container)
+		d.layoutWalk(container, &f)
 	}
-	walk(d.root)
-	if !commaFound && l.colon == ":" {
+	f.fill(d.layout)
+	l.pretty = d.layout.pretty
+	if f.colonFound {
+		l.colon = f.colon
+	}
+	if f.unitFound {
+		l.unit = f.unit
+	}
+	if f.commaFound {
+		l.comma = f.comma
+	}
+	if !f.commaFound && l.colon == ":" {
 		l.comma = ""
 	}
 	return l
+}
+
+// layoutFacts is what the JSON text says of its own layout: the first map
+// with an entry tells the colon spacing, the first collection with two
+// entries on one line the spacing after commas, the first collection
+// spread over lines the indentation step.
+type layoutFacts struct {
+	pretty                            bool // the text spans lines
+	colon, comma, unit                string
+	colonFound, commaFound, unitFound bool
+}
+
+func (f *layoutFacts) done() bool { return f.colonFound && f.commaFound && f.unitFound }
+
+// fill takes what f has not found from g, found further on.
+func (f *layoutFacts) fill(g *layoutFacts) {
+	if !f.colonFound && g.colonFound {
+		f.colon, f.colonFound = g.colon, true
+	}
+	if !f.commaFound && g.commaFound {
+		f.comma, f.commaFound = g.comma, true
+	}
+	if !f.unitFound && g.unitFound {
+		f.unit, f.unitFound = g.unit, true
+	}
+}
+
+func (d *doc) layoutWalk(n *node, f *layoutFacts) {
+	if n.kind != mapKind && n.kind != seqKind || f.done() {
+		return
+	}
+	d.open(n)
+	if n.kind == mapKind && len(n.keys) > 0 && !f.colonFound {
+		f.colon = d.text[n.keys[0].end:n.children[0].start]
+		if strings.ContainsAny(f.colon, "\n\r") {
+			f.colon = ": "
+		}
+		f.colonFound = true
+	}
+	if len(n.children) > 0 && !f.unitFound {
+		first := entryStart(n, 0)
+		if d.lineOf(first) != d.lineOf(n.start) {
+			outer, inner := d.lineIndent(n.start), d.lineIndent(first)
+			if strings.HasPrefix(inner, outer) && len(inner) > len(outer) {
+				f.unit = inner[len(outer):]
+				f.unitFound = true
+			}
+		}
+	}
+	if len(n.children) > 1 && !f.commaFound {
+		gapStart := strings.IndexByte(d.text[n.children[0].end:], ',') + n.children[0].end + 1
+		if gap := d.text[gapStart:entryStart(n, 1)]; !strings.ContainsAny(gap, "\n\r") {
+			f.comma = gap
+			f.commaFound = true
+		}
+	}
+	for _, c := range n.children {
+		d.layoutWalk(c, f)
+	}
 }
 
 func (d *doc) yamlLayout() yamlLayout {

@@ -7,35 +7,28 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/patchwork-krm/patchwork/pkg/embedded"
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	yaml "go.yaml.in/yaml/v3"
 )
 
-// JSON is merged by rebuilding text: a value the overlay does not touch is
-// copied from the base as it was written; only changed values and objects
-// whose members change are written anew.
+// JSON is merged as data and written as edits of the base text through
+// package embedded: a value the overlay does not touch keeps its bytes;
+// a changed value, a new key and a deleted key are each one surgical edit,
+// laid out as the base lays out its JSON.
 
-// jval is a JSON value located in its source text.
-type jval struct {
-	kind       byte // '{', '[', '"', 'n' (null), 'v' (number, true, false)
-	start, end int  // byte offsets of the value in the source
-	members    []jmember
-	elems      []*jval
+// checkJSON checks s with encoding/json, for its exact rules and messages,
+// then with the editor, and rejects repeated keys: encoding/json keeps the
+// last of equal keys, and a merge cannot know which one was meant.
+func checkJSON(s, which string) error {
+	_, err := checkJSONTree(s, which, nil)
+	return err
 }
 
-type jmember struct {
-	key      string // decoded
-	keyStart int
-	keyEnd   int
-	val      *jval
-}
-
-type jdoc struct {
-	src  string
-	root *jval
-}
-
-// parseJSON checks s with encoding/json (for its exact rules and messages),
-// then locates every value.
-func parseJSON(s, which string) (*jdoc, error) {
+// checkJSONTree is checkJSON that also returns the value of an object or
+// array as the editor reads it (nil for a scalar), parsed through cache.
+func checkJSONTree(s, which string, cache *embedded.Cache) (*yaml.Node, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, &ParseError{Which: which, Format: JSON, Msg: "the value is empty"}
 	}
@@ -49,179 +42,120 @@ func parseJSON(s, which string) (*jdoc, error) {
 		}
 		return nil, pe
 	}
-	p := &jparser{src: s}
-	p.ws()
-	root := p.value()
-	if p.dup != nil {
-		// encoding/json keeps the last of equal keys; a merge cannot
-		// know which one was meant.
-		line, col := lineCol(s, p.dup.keyStart)
-		return nil, &ParseError{Which: which, Format: JSON, Line: line, Column: col, Msg: fmt.Sprintf("duplicate key %q", p.dup.key)}
+	if off := invalidUTF8(s); off >= 0 {
+		// encoding/json would read the bad bytes as U+FFFD; the editor
+		// refuses them rather than write text that is not what it read.
+		line, col := lineCol(s, off)
+		return nil, &ParseError{Which: which, Format: JSON, Line: line, Column: col, Msg: "invalid UTF-8"}
 	}
-	return &jdoc{src: s, root: root}, nil
-}
-
-// jparser walks text that encoding/json has already accepted.
-type jparser struct {
-	src string
-	pos int
-	dup *jmember // the first key repeated within an object
-}
-
-func (p *jparser) ws() {
-	for p.pos < len(p.src) {
-		switch p.src[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
+	dup := func() error {
+		if key, off, ok := duplicateKey(s); ok {
+			line, col := lineCol(s, off)
+			return &ParseError{Which: which, Format: JSON, Line: line, Column: col, Msg: fmt.Sprintf("duplicate key %q", key)}
 		}
+		return nil
 	}
+	if t := strings.TrimSpace(s); !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") {
+		return nil, nil // a scalar: no keys
+	}
+	// What the editor cannot read (nesting deeper than it allows) cannot
+	// be merged either.
+	err := embedded.Check(s, embedded.JSON) // Get would take YAML too
+	var vs []*yaml.Node
+	if err == nil {
+		vs, err = embedded.Get(s, nil, embedded.Options{Cache: cache})
+	}
+	if err != nil {
+		if derr := dup(); derr != nil {
+			return nil, derr
+		}
+		pe := &ParseError{Which: which, Format: JSON, Msg: strings.TrimPrefix(err.Error(), "the text does not parse as JSON: ")}
+		if n, _ := fmt.Sscanf(pe.Msg, "line %d, column %d:", &pe.Line, &pe.Column); n == 2 {
+			pe.Msg = strings.TrimSpace(pe.Msg[strings.IndexByte(pe.Msg, ':')+1:])
+		}
+		return nil, pe
+	}
+	if hasRepeatedKey(vs[0]) {
+		// Found on the tree; the scan of the text says where.
+		return nil, dup()
+	}
+	return vs[0], nil
 }
 
-func (p *jparser) value() *jval {
-	v := &jval{start: p.pos}
-	switch c := p.src[p.pos]; c {
-	case '{':
-		v.kind = '{'
-		p.pos++
-		p.ws()
-		seen := map[string]bool{}
-		for p.src[p.pos] != '}' {
-			m := jmember{keyStart: p.pos}
-			p.str()
-			m.keyEnd = p.pos
-			_ = json.Unmarshal([]byte(p.src[m.keyStart:m.keyEnd]), &m.key)
-			p.ws()
-			p.pos++ // ':'
-			p.ws()
-			m.val = p.value()
-			if seen[m.key] && p.dup == nil {
-				p.dup = &m
+// hasRepeatedKey reports whether a map, at any depth, has a key twice.
+func hasRepeatedKey(n *yaml.Node) bool {
+	if n.Kind == yaml.MappingNode && len(n.Content) > 2 {
+		seen := make(map[string]bool, len(n.Content)/2)
+		for i := 0; i < len(n.Content); i += 2 {
+			if seen[n.Content[i].Value] {
+				return true
 			}
-			seen[m.key] = true
-			v.members = append(v.members, m)
-			p.ws()
-			if p.src[p.pos] == ',' {
-				p.pos++
-				p.ws()
-			}
-		}
-		p.pos++
-	case '[':
-		v.kind = '['
-		p.pos++
-		p.ws()
-		for p.src[p.pos] != ']' {
-			v.elems = append(v.elems, p.value())
-			p.ws()
-			if p.src[p.pos] == ',' {
-				p.pos++
-				p.ws()
-			}
-		}
-		p.pos++
-	case '"':
-		v.kind = '"'
-		p.str()
-	case 'n':
-		v.kind = 'n'
-		p.pos += 4
-	default:
-		v.kind = 'v'
-		for p.pos < len(p.src) && strings.IndexByte("+-0123456789.eEtruefals", p.src[p.pos]) >= 0 {
-			p.pos++
+			seen[n.Content[i].Value] = true
 		}
 	}
-	v.end = p.pos
-	return v
-}
-
-func (p *jparser) str() {
-	p.pos++ // opening quote
-	for p.src[p.pos] != '"' {
-		if p.src[p.pos] == '\\' {
-			p.pos++
+	for _, c := range n.Content {
+		if hasRepeatedKey(c) {
+			return true
 		}
-		p.pos++
 	}
-	p.pos++
+	return false
 }
 
-// jstyle is how the base writes JSON, used for what the merge writes.
-type jstyle struct {
-	pretty bool   // the document spans several lines
-	unit   string // one level of indentation
-	colon  string // between a key and its value
-	comma  string // between members of a one-line object
-}
-
-func detectStyle(d *jdoc) jstyle {
-	st := jstyle{pretty: strings.Contains(strings.TrimSpace(d.src), "\n")}
-	var walk func(v *jval)
-	walk = func(v *jval) {
-		if v.kind == '[' {
-			for _, e := range v.elems {
-				walk(e)
-			}
-			return
+// duplicateKey finds the first key repeated within an object of valid
+// JSON, and the offset where it starts.
+func duplicateKey(s string) (string, int, bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	type frame struct {
+		object, wantKey bool
+		seen            map[string]bool
+	}
+	var stack []*frame
+	for {
+		before := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return "", 0, false
 		}
-		if v.kind != '{' || len(v.members) == 0 {
-			return
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
 		}
-		m0 := v.members[0]
-		if st.colon == "" {
-			st.colon = d.src[m0.keyEnd:m0.val.start]
-		}
-		multi := strings.Contains(d.src[v.start:v.end], "\n")
-		if multi && st.unit == "" {
-			outer, inner := lineIndent(d.src, v.start), lineIndent(d.src, m0.keyStart)
-			if strings.HasPrefix(inner, outer) && len(inner) > len(outer) {
-				st.unit = inner[len(outer):]
+		if top != nil && top.object && top.wantKey {
+			if key, ok := tok.(string); ok {
+				if top.seen[key] {
+					// The key starts after the separator before it.
+					off := before + len(s[before:]) - len(strings.TrimLeft(s[before:], " \t\r\n,"))
+					return key, off, true
+				}
+				top.seen[key] = true
+				top.wantKey = false
+				continue
 			}
 		}
-		if !multi && st.comma == "" && len(v.members) > 1 {
-			st.comma = d.src[m0.val.end:v.members[1].keyStart]
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{object: true, wantKey: true, seen: map[string]bool{}})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
 		}
-		for _, m := range v.members {
-			walk(m.val)
-		}
-	}
-	walk(d.root)
-	if st.unit == "" {
-		st.unit = "  "
-	}
-	if st.colon == "" {
-		st.colon = ":"
-		if st.pretty {
-			st.colon = ": "
+		// A value ended: the enclosing object expects a key again.
+		if len(stack) > 0 && stack[len(stack)-1].object {
+			stack[len(stack)-1].wantKey = true
 		}
 	}
-	if st.comma == "" {
-		st.comma = ","
-		if st.pretty || strings.HasSuffix(st.colon, " ") {
-			st.comma = ", "
-		}
-	}
-	return st
-}
-
-// lineIndent returns the white space that starts the line holding off.
-func lineIndent(s string, off int) string {
-	start := strings.LastIndexByte(s[:off], '\n') + 1
-	end := start
-	for end < len(s) && (s[end] == ' ' || s[end] == '\t') {
-		end++
-	}
-	return s[start:end]
 }
 
 func mergeJSON(base, overlay string) (string, error) {
-	o, err := parseJSON(overlay, "overlay")
+	cache := embedded.NewCache()
+	over, err := checkJSONTree(overlay, "overlay", cache)
 	if err != nil {
 		return "", err
 	}
-	if o.root.kind == 'n' {
+	if strings.TrimSpace(overlay) == "null" {
 		return "", &ParseError{Which: "overlay", Format: JSON, Msg: "the value is null; a null overlay would delete everything"}
 	}
 	if strings.TrimSpace(base) == "" {
@@ -229,169 +163,224 @@ func mergeJSON(base, overlay string) (string, error) {
 		// (merging into an empty object drops them).
 		return mergeJSON(overlay, overlay)
 	}
-	b, err := parseJSON(base, "base")
+	b, err := checkJSONTree(base, "base", cache)
 	if err != nil {
 		return "", err
 	}
-	m := &jmerger{base: b, over: o, st: detectStyle(b)}
-	text := m.value(b.root, o.root, lineIndent(base, b.root.start))
-	out := base[:b.root.start] + text + base[b.root.end:]
+	m := &jmerger{base: base, over: overlay, cache: cache}
+	if err := m.mergeTrees(b, over); err != nil {
+		return "", fmt.Errorf("internal error merging JSON (please report): %w", err)
+	}
+	out, err := embedded.Edit(m.base, m.opts(false), m.changes...)
+	if err != nil {
+		return "", fmt.Errorf("internal error merging JSON (please report): %w", err)
+	}
 	if err := checkJSONResult(base, overlay, out); err != nil {
 		return "", err
 	}
 	return out, nil
 }
 
+// jmerger collects the edits of the base text that merge the overlay in;
+// they are applied in one batch, so the base is parsed and the result
+// verified once however many values change.
 type jmerger struct {
-	base, over *jdoc
-	st         jstyle
+	base, over string
+	changes    []embedded.Change
+	cache      *embedded.Cache
 }
 
-// value merges patch p into base value b, which starts on a line indented
-// by indent, and returns b's new text.
-func (m *jmerger) value(b, p *jval, indent string) string {
-	orig := m.base.src[b.start:b.end]
-	if p.kind != '{' {
-		if jsonEqual(orig, m.over.src[p.start:p.end]) {
-			return orig // the same value: keep how the base wrote it
-		}
-		return m.render(p, indent, m.st.pretty && strings.Contains(m.over.src[p.start:p.end], "\n"), true)
-	}
-	if b.kind != '{' {
-		return m.render(p, indent, m.st.pretty, true)
-	}
-	return m.object(b, p, indent)
+func (m *jmerger) opts(create bool) embedded.Options {
+	return embedded.Options{Cache: m.cache, Create: create}
 }
 
-func (m *jmerger) object(b, p *jval, indent string) string {
-	src := m.base.src
-	orig := src[b.start:b.end]
-	multi := strings.Contains(orig, "\n")
-	memberIndent := indent + m.st.unit
-	if multi && len(b.members) > 0 {
-		memberIndent = lineIndent(src, b.members[0].keyStart)
-	}
-	patch := map[string]*jmember{}
-	for i := range p.members {
-		patch[p.members[i].key] = &p.members[i]
-	}
-	changed := false
-	var parts []string
-	used := map[string]bool{}
-	for _, bm := range b.members {
-		pm, ok := patch[bm.key]
-		if !ok {
-			parts = append(parts, src[bm.keyStart:bm.val.end])
-			continue
+// get returns the value at path in text; a nil path is the whole
+// document, which may be a scalar.
+func (m *jmerger) get(text string, path fieldpath.Path) (*yaml.Node, error) {
+	if len(path) == 0 {
+		trimmed := strings.TrimSpace(text)
+		if !strings.HasPrefix(trimmed, "{") && !strings.HasPrefix(trimmed, "[") {
+			return &yaml.Node{Kind: yaml.ScalarNode}, nil
 		}
-		used[bm.key] = true
-		if pm.val.kind == 'n' {
-			changed = true
-			continue
-		}
-		text := m.value(bm.val, pm.val, memberIndent)
-		if text != src[bm.val.start:bm.val.end] {
-			changed = true
-		}
-		parts = append(parts, src[bm.keyStart:bm.val.start]+text)
 	}
-	pretty := multi || (len(b.members) == 0 && m.st.pretty)
-	colon := m.st.colon
-	if len(b.members) > 0 {
-		colon = src[b.members[0].keyEnd:b.members[0].val.start]
+	vs, err := embedded.Get(text, path, m.opts(false))
+	if err != nil {
+		return nil, err
 	}
-	for i, pm := range p.members {
-		if used[pm.key] || pm.val.kind == 'n' || patch[pm.key] != &p.members[i] {
-			continue
-		}
-		used[pm.key] = true
-		changed = true
-		parts = append(parts, m.over.src[pm.keyStart:pm.keyEnd]+colon+m.render(pm.val, memberIndent, pretty && strings.Contains(m.over.src[pm.val.start:pm.val.end], "\n"), true))
-	}
-	if !changed {
-		return orig
-	}
-	if len(parts) == 0 {
-		return "{}"
-	}
-	if len(b.members) == 0 {
-		if pretty {
-			return "{\n" + memberIndent + strings.Join(parts, ",\n"+memberIndent) + "\n" + indent + "}"
-		}
-		return "{" + strings.Join(parts, m.st.comma) + "}"
-	}
-	first, last := b.members[0], b.members[len(b.members)-1]
-	sep := m.st.comma
-	if multi {
-		sep = ",\n" + memberIndent
-	}
-	if len(b.members) > 1 {
-		sep = src[first.val.end:b.members[1].keyStart]
-	}
-	return src[b.start:first.keyStart] + strings.Join(parts, sep) + src[last.val.end:b.end]
+	return vs[0], nil
 }
 
-// render writes an overlay value in the base's style, indented for a line
-// indented by indent. A value the overlay wrote on one line is copied as it
-// was written (unless null members must go); pretty spreads objects and
-// arrays over lines. strip drops null members from objects (merging into
-// nothing); inside arrays values are taken as they are.
-func (m *jmerger) render(v *jval, indent string, pretty, strip bool) string {
-	raw := m.over.src[v.start:v.end]
-	if !pretty && !strings.Contains(raw, "\n") && !(strip && hasNullMember(v)) {
-		return raw
+// text returns the source text of the value at path; a nil path is the
+// whole document.
+func (m *jmerger) text(text string, path fieldpath.Path) (string, error) {
+	if len(path) == 0 {
+		return strings.TrimSpace(text), nil
 	}
-	switch v.kind {
-	case '{':
-		var parts []string
-		for _, mm := range v.members {
-			if strip && mm.val.kind == 'n' {
-				continue
+	ts, err := embedded.GetText(text, path, m.opts(false))
+	if err != nil {
+		return "", err
+	}
+	return ts[0], nil
+}
+
+// mergeRoot merges the overlay into the base.
+func (m *jmerger) mergeRoot() error {
+	return m.mergeTrees(nil, nil)
+}
+
+// mergeTrees merges the overlay into the base, given their values when
+// they are at hand (nil: read them).
+func (m *jmerger) mergeTrees(b, p *yaml.Node) error {
+	var err error
+	if b == nil {
+		if b, err = m.get(m.base, nil); err != nil {
+			return err
+		}
+	}
+	if p == nil {
+		if p, err = m.get(m.over, nil); err != nil {
+			return err
+		}
+	}
+	return m.merge(nil, b, p)
+}
+
+// merge merges the overlay's value p at path into the base's, b.
+func (m *jmerger) merge(path fieldpath.Path, b, p *yaml.Node) error {
+	if p.Kind != yaml.MappingNode {
+		btext, err := m.text(m.base, path)
+		if err != nil {
+			return err
+		}
+		ptext, err := m.text(m.over, path)
+		if err != nil {
+			return err
+		}
+		if jsonEqual(btext, ptext) {
+			return nil // the same value: keep how the base wrote it
+		}
+		return m.set(path, p, ptext, false)
+	}
+	if b.Kind != yaml.MappingNode {
+		ptext, err := m.text(m.over, path)
+		if err != nil {
+			return err
+		}
+		return m.set(path, p, ptext, false)
+	}
+	if sp := stripNullMembers(p); len(b.Content) == 0 && len(path) > 0 {
+		// An empty object gains members laid out as the base lays out
+		// objects.
+		if len(sp.Content) == 0 {
+			return nil
+		}
+		m.changes = append(m.changes, embedded.Change{Path: path, Set: func(*yaml.Node) (*yaml.Node, error) { return sp, nil }})
+		return nil
+	}
+	has := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(b.Content); i += 2 {
+		has[b.Content[i].Value] = b.Content[i+1]
+	}
+	// Changed values first, then new keys (after the existing ones), and
+	// deletions last: the order applying them one by one would need for
+	// new keys to copy the layout of existing entries.
+	var deletes []fieldpath.Path
+	for i := 0; i+1 < len(p.Content); i += 2 {
+		key, v := p.Content[i].Value, p.Content[i+1]
+		sub := appendKey(path, key)
+		bv, found := has[key]
+		switch {
+		case !found && isNullNode(v):
+		case !found:
+			text, err := m.text(m.over, sub)
+			if err != nil {
+				return err
 			}
-			key := m.over.src[mm.keyStart:mm.keyEnd]
-			if pretty {
-				parts = append(parts, indent+m.st.unit+key+m.st.colon+m.render(mm.val, indent+m.st.unit, true, strip))
-			} else {
-				parts = append(parts, key+m.st.colon+m.render(mm.val, indent, false, strip))
+			if err := m.set(sub, v, text, true); err != nil {
+				return err
 			}
-		}
-		if len(parts) == 0 {
-			return "{}"
-		}
-		if pretty {
-			return "{\n" + strings.Join(parts, ",\n") + "\n" + indent + "}"
-		}
-		return "{" + strings.Join(parts, m.st.comma) + "}"
-	case '[':
-		if len(v.elems) == 0 {
-			return "[]"
-		}
-		var parts []string
-		for _, e := range v.elems {
-			if pretty {
-				parts = append(parts, indent+m.st.unit+m.render(e, indent+m.st.unit, true, false))
-			} else {
-				parts = append(parts, m.render(e, indent, false, false))
+		case isNullNode(v):
+			deletes = append(deletes, sub)
+		default:
+			if err := m.merge(sub, bv, v); err != nil {
+				return err
 			}
 		}
-		if pretty {
-			return "[\n" + strings.Join(parts, ",\n") + "\n" + indent + "]"
-		}
-		return "[" + strings.Join(parts, m.st.comma) + "]"
 	}
-	return raw
+	for _, sub := range deletes {
+		m.changes = append(m.changes, embedded.Change{Path: sub, Delete: true})
+	}
+	return nil
 }
 
-func hasNullMember(v *jval) bool {
-	if v.kind != '{' {
+// set writes the overlay's value v, written text in the overlay, at path:
+// as the overlay wrote it when that is one line, laid out as the base lays
+// out JSON when it spans lines or loses null members.
+func (m *jmerger) set(path fieldpath.Path, v *yaml.Node, text string, create bool) error {
+	switch {
+	case len(path) == 0 && !hasNullMember(v):
+		// The whole document: it keeps the space around it. Nothing else
+		// changes (the base is not an object, or the overlay is not).
+		b := strings.TrimSpace(m.base)
+		i := strings.Index(m.base, b)
+		m.base = m.base[:i] + text + m.base[i+len(b):]
+	case len(path) == 0:
+		return m.setRoot(v)
+	case !strings.Contains(text, "\n") && !hasNullMember(v):
+		m.changes = append(m.changes, embedded.Change{Path: path, Text: text, Create: create})
+	default:
+		v = stripNullMembers(v)
+		m.changes = append(m.changes, embedded.Change{Path: path, Create: create, Set: func(*yaml.Node) (*yaml.Node, error) { return v, nil }})
+	}
+	return nil
+}
+
+// setRoot replaces the whole document with a map that loses null members:
+// the map is merged into an empty object of the base's text.
+func (m *jmerger) setRoot(v *yaml.Node) error {
+	b := strings.TrimSpace(m.base)
+	i := strings.Index(m.base, b)
+	m.base = m.base[:i] + "{}" + m.base[i+len(b):]
+	return m.mergeRoot()
+}
+
+func appendKey(path fieldpath.Path, key string) fieldpath.Path {
+	out := make(fieldpath.Path, 0, len(path)+1)
+	return append(append(out, path...), fieldpath.Segment{Kind: fieldpath.Field, Key: key})
+}
+
+func isNullNode(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+// hasNullMember reports whether a map, at any depth of maps, has a null
+// member (lists are taken as they are).
+func hasNullMember(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode {
 		return false
 	}
-	for _, mm := range v.members {
-		if mm.val.kind == 'n' || hasNullMember(mm.val) {
+	for i := 1; i < len(n.Content); i += 2 {
+		if isNullNode(n.Content[i]) || hasNullMember(n.Content[i]) {
 			return true
 		}
 	}
 	return false
+}
+
+// stripNullMembers copies a map without its null members, at any depth
+// of maps.
+func stripNullMembers(n *yaml.Node) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return n
+	}
+	c := *n
+	c.Content = nil
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !isNullNode(n.Content[i+1]) {
+			c.Content = append(c.Content, n.Content[i], stripNullMembers(n.Content[i+1]))
+		}
+	}
+	return &c
 }
 
 func decodeJSON(s string) (any, error) {

@@ -14,6 +14,7 @@ package valuemerge
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Format is the syntax of a value.
@@ -75,8 +76,7 @@ func Merge(format Format, base, overlay string) (string, error) {
 func Check(format Format, s, which string) error {
 	switch format {
 	case JSON:
-		_, err := parseJSON(s, which)
-		return err
+		return checkJSON(s, which)
 	case YAML:
 		_, err := parseYAML(s, which)
 		return err
@@ -90,4 +90,17 @@ func lineCol(s string, off int) (int, int) {
 	line := 1 + strings.Count(s[:off], "\n")
 	start := strings.LastIndexByte(s[:off], '\n') + 1
 	return line, 1 + len([]rune(s[start:off]))
+}
+
+// invalidUTF8 returns the offset of the first byte of s that is not UTF-8,
+// or -1.
+func invalidUTF8(s string) int {
+	for off := 0; off < len(s); {
+		r, size := utf8.DecodeRuneInString(s[off:])
+		if r == utf8.RuneError && size == 1 {
+			return off
+		}
+		off += size
+	}
+	return -1
 }

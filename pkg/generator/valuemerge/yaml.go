@@ -32,6 +32,11 @@ func parseYAML(s, which string) (*ydoc, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, &ParseError{Which: which, Format: YAML, Msg: "the value is empty"}
 	}
+	if off := invalidUTF8(s); off >= 0 {
+		// yaml.v3 would read UTF-16 here; ConfigMap data is UTF-8.
+		line, col := lineCol(s, off)
+		return nil, &ParseError{Which: which, Format: YAML, Line: line, Column: col, Msg: "invalid UTF-8"}
+	}
 	dec := yaml.NewDecoder(strings.NewReader(s))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -46,6 +51,11 @@ func parseYAML(s, which string) (*ydoc, error) {
 	if len(doc.Content) == 0 {
 		return nil, &ParseError{Which: which, Format: YAML, Msg: "the value is empty"}
 	}
+	if n := emptySecondaryTag(&doc); n != nil {
+		// yaml.v3 reads !%21 as the tag "!!" but writes "!!" back as
+		// something else: the merge could not write the value.
+		return nil, &ParseError{Which: which, Format: YAML, Line: n.Line, Column: n.Column, Msg: "the tag !! names no type"}
+	}
 	// Decoding into a value catches what the node parser lets through
 	// (duplicate keys, bad aliases).
 	var v any
@@ -53,6 +63,19 @@ func parseYAML(s, which string) (*ydoc, error) {
 		return nil, yamlError(which, err)
 	}
 	return &ydoc{src: s, lines: strings.SplitAfter(s, "\n"), root: doc.Content[0], doc: &doc}, nil
+}
+
+// emptySecondaryTag returns the first node tagged "!!", if any.
+func emptySecondaryTag(n *yaml.Node) *yaml.Node {
+	if n.Tag == "!!" {
+		return n
+	}
+	for _, c := range n.Content {
+		if t := emptySecondaryTag(c); t != nil {
+			return t
+		}
+	}
+	return nil
 }
 
 func yamlError(which string, err error) error {
@@ -106,7 +129,9 @@ func mergeYAML(base, overlay string) (string, error) {
 	m := &ymerger{d: b, st: detectYAMLStyle(b.root, o.root)}
 	patch := resolve(o.root)
 	var out string
-	if isMap(b.root) && isMap(patch) {
+	// The line editor counts lines by "\n"; YAML also breaks lines at
+	// "\r", NEL, LS and PS, so text with those is written from nodes.
+	if isMap(b.root) && isMap(patch) && !strings.ContainsAny(base, "\r\u0085\u2028\u2029") {
 		if m.mapping(b.root, patch, len(b.lines)+1, 0) {
 			out = m.apply()
 			if ok, err := yamlMeans(out, want); err != nil || !ok {
@@ -149,14 +174,11 @@ func (m *ymerger) nodeMerge(b, o *ydoc) (string, error) {
 	return m.encode(doc)
 }
 
-// nullKeys spells empty null keys "null": the encoder would write ”.
+// nullKeys spells empty nulls ("key:", "{0}") "null", keys and values
+// alike: the encoder would write ”, an empty string.
 func nullKeys(n *yaml.Node) {
-	if isMap(n) {
-		for i := 0; i < len(n.Content); i += 2 {
-			if k := n.Content[i]; isNull(k) && k.Value == "" {
-				k.Value, k.Tag, k.Style = "null", "!!null", 0
-			}
-		}
+	if isNull(n) && n.Value == "" {
+		n.Value, n.Tag, n.Style = "null", "!!null", 0
 	}
 	for _, c := range n.Content {
 		nullKeys(c)
@@ -592,16 +614,22 @@ func resolve(n *yaml.Node) *yaml.Node {
 	return c
 }
 
-// keyID identifies a mapping key: its resolved tag and its text, so that
-// "0" and 0 are different keys, as YAML has it.
+// keyID identifies a mapping key as yaml.v3 does when it rejects repeated
+// keys: by its kind and its text, so that 0 and "0" are one key (a result
+// holding both would not parse back).
 func keyID(k *yaml.Node) string {
 	if k.Kind == yaml.AliasNode && k.Alias != nil {
 		k = k.Alias
 	}
-	if isNull(k) {
-		return "!!null" // ~, null and an empty key are one key
+	switch k.Value {
+	case "", "~", "null", "Null", "NULL":
+		// ~, null and an empty key are one key when decoded; yaml.v3
+		// also takes "null" and null for the same key.
+		if k.Kind == yaml.ScalarNode {
+			return "!!null"
+		}
 	}
-	return k.ShortTag() + "\x00" + k.Value
+	return fmt.Sprint(k.Kind) + "\x00" + k.Value
 }
 
 func nodeEqual(a, b *yaml.Node) bool {

@@ -1,0 +1,188 @@
+package embedded
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// FuzzEdit builds a random document (as FuzzSetGenerated does), picks up
+// to five changes of it — values set, keys created, keys deleted, JSON text
+// written — and applies them in one batch. The batch must give exactly the
+// text that applying the changes one by one gives; it may refuse changes
+// that overlap, and nothing else that one by one can do.
+func FuzzEdit(f *testing.F) {
+	for i := int64(0); i < 12; i++ {
+		f.Add(i, "new value", uint16(i*2654435761))
+	}
+	f.Add(int64(99), "line 1\nline 2\n", uint16(0x1234))
+	f.Add(int64(7), "8080", uint16(0xffff))
+	f.Fuzz(func(t *testing.T, seed int64, value string, ops uint16) {
+		if !utf8.ValidString(value) {
+			return
+		}
+		r := rand.New(rand.NewSource(seed))
+		tree, text := genDoc(t, r)
+		isJSON := looksLikeJSON(text)
+		var prefix fieldpath.Path
+		if r.Intn(3) == 0 {
+			// All the changes go into a document held in a string.
+			outer := mapOf("before", str("x"))
+			outer.Content = append(outer.Content, str("holder"), str(text), str("after"), str("y"))
+			text = renderDoc(t, r, outer)
+			prefix = fieldpath.Path{{Kind: fieldpath.Field, Key: "holder"}}
+			isJSON = isJSON && looksLikeJSON(text)
+		}
+		var changes []Change
+		for i := 0; i < 1+int(ops%5); i++ {
+			path, target := pickPath(r, tree)
+			if path == nil {
+				continue
+			}
+			path = joinPath(prefix, path)
+			v := fmt.Sprintf("%s %d", value, i)
+			switch op := (ops >> (3 + 2*i)) & 3; {
+			case op == 1 && path[len(path)-1].Kind == fieldpath.Field:
+				changes = append(changes, Change{Path: path, Delete: true})
+			case op == 2 && target.Kind == yaml.MappingNode:
+				key := fmt.Sprintf("zz-new-%d", r.Intn(3))
+				changes = append(changes, Change{Path: appendKey(path, key), Set: setTo(str(v)), Create: true})
+			case op == 3 && isJSON && target.Kind == yaml.ScalarNode:
+				changes = append(changes, Change{Path: path, Text: fmt.Sprintf("[%q, 1,2]", v)})
+			case target.Kind == yaml.ScalarNode:
+				changes = append(changes, Change{Path: path, Set: setTo(str(v))})
+			}
+		}
+		checkBatch(t, text, changes)
+	})
+}
+
+// FuzzEditText applies two changes to any text in one batch, and compares
+// the result with applying them one by one.
+func FuzzEditText(f *testing.F) {
+	f.Add(`{"a": 1, "b": {"c": [1, 2]}}`, "a", "b.d", "x", uint8(0))
+	f.Add(`{"a": 1, "b": 2}`, "a", "b", "x", uint8(0x11))
+	f.Add("{\n  \"a\": 1\n}", "a", "n", "x", uint8(0x21))
+	f.Add("a: 1\nb:\n  c: 2\n", "b.c", "b.d", "x", uint8(0x25))
+	f.Add("a: 1\nb:\n  c: 2\n", "b.c", "e", "x", uint8(0x15))
+	f.Add("{a: 1, b: [x]}", "a", "b.1", "y", uint8(0x20))
+	f.Add(`{"s": "{\"k\": 1, \"l\": 2}"}`, "s.k", "s.l", "v", uint8(0x16))
+	f.Fuzz(func(t *testing.T, text, p1, p2, value string, ops uint8) {
+		var changes []Change
+		for i, p := range []string{p1, p2} {
+			path, err := fieldpath.Parse(p)
+			if err != nil || len(path) == 0 {
+				return
+			}
+			c := Change{Path: path, Create: ops&(1<<(2+i)) != 0}
+			switch (ops >> (4 + 2*i)) & 3 {
+			case 1:
+				c.Delete = true
+			case 2:
+				c.Text = value
+			default:
+				c.Set = setTo(str(value))
+			}
+			changes = append(changes, c)
+		}
+		checkBatch(t, text, changes)
+	})
+}
+
+// checkBatch applies changes in one batch and one by one, and compares:
+// the batch fails only where one by one fails, where the changes overlap,
+// or where a change needs what another creates; when it succeeds, so does
+// one by one, with the same document.
+func checkBatch(t *testing.T, text string, changes []Change) {
+	got, err := Edit(text, Options{}, changes...)
+	want, wantErr := text, error(nil)
+	for _, c := range changes {
+		if want, wantErr = Edit(want, Options{}, c); wantErr != nil {
+			break
+		}
+	}
+	if err != nil {
+		if _, ok := err.(*Error); !ok {
+			t.Fatalf("Edit returned %T (%v), want *Error", err, err)
+		}
+		if wantErr == nil && !strings.Contains(err.Error(), "overlap") {
+			// Paths are resolved in the text as given: a change may go
+			// where another creates something, one by one, but not here.
+			for _, c := range changes {
+				if _, err := Edit(text, Options{}, c); err != nil {
+					return
+				}
+			}
+			t.Fatalf("the batch failed where one by one succeeded: %v\nchanges: %s\ntext:\n%s", err, describeChanges(changes), text)
+		}
+		return
+	}
+	if wantErr != nil {
+		t.Fatalf("the batch succeeded where one by one failed (%v)\nchanges: %s\ntext:\n%s\nbatch:\n%s", wantErr, describeChanges(changes), text, got)
+	}
+	if got != want && canonical(t, got) != canonical(t, want) {
+		t.Fatalf("the batch differs from one by one\nchanges: %s\ntext:\n%q\nbatch:\n%q\none by one:\n%q", describeChanges(changes), text, got, want)
+	}
+}
+
+// canonical is a document as yaml.v3 writes it back, documents in strings
+// included: values, types, key order and comments, but not spacing or
+// quoting. A batch copies the layout of the text as given, where one
+// change after another copies that of the text the changes before it left;
+// where that differs (a map that lost all but one entry no longer shows its
+// separator; a literal block turned double-quoted by an intermediate value
+// it could not hold), only the presentation differs.
+func canonical(t *testing.T, text string) string {
+	d, err := parse(text, nil)
+	if err != nil {
+		t.Fatalf("the result does not parse: %v\n%q", err, text)
+	}
+	out, err := yaml.Marshal(canonicalNode(t, d.toYAML(d.root)))
+	if err != nil {
+		t.Fatalf("cannot write the result back: %v", err)
+	}
+	return string(out)
+}
+
+func canonicalNode(t *testing.T, n *yaml.Node) *yaml.Node {
+	c := *n
+	c.Line, c.Column, c.Style = 0, 0, 0
+	if n.Kind == yaml.ScalarNode && n.Tag == strTag {
+		if _, err := parse(n.Value, nil); err == nil {
+			c.Value = canonical(t, n.Value)
+		}
+		return &c
+	}
+	c.Content = nil
+	for _, k := range n.Content {
+		c.Content = append(c.Content, canonicalNode(t, k))
+	}
+	return &c
+}
+
+func describeChanges(changes []Change) string {
+	var parts []string
+	for _, c := range changes {
+		what := "set"
+		switch {
+		case c.Delete:
+			what = "delete"
+		case c.Set == nil:
+			what = "text " + c.Text
+		}
+		if c.Create {
+			what += " (create)"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", what, c.Path))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func appendKey(path fieldpath.Path, key string) fieldpath.Path {
+	return joinPath(path, fieldpath.Path{{Kind: fieldpath.Field, Key: key}})
+}

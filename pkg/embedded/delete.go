@@ -1,0 +1,132 @@
+package embedded
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+)
+
+// Delete removes the map entries the path leads to: its last segment names
+// a key, the segments before it lead to maps (wildcards and list matchers
+// allowed). Only the bytes of each entry go: in JSON and YAML flow maps the
+// entry and one separator, in YAML block maps the entry's lines with the
+// comment block directly above its key. A map left without entries is
+// written {}. Like Set, the result is verified before it is returned.
+func Delete(text string, path fieldpath.Path, opts Options) (string, error) {
+	return Edit(text, opts, Change{Path: path, Delete: true})
+}
+
+// deleteEntry is the edit that removes entry idx of the map at p, one of
+// the entries gone. When every entry goes and new ones follow, they start
+// where the first old one started. A map losing every entry and gaining
+// none is written {} instead (emptyMap).
+func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
+	n := p.n
+	k := len(n.children)
+	if d.format == JSON || n.flow {
+		// The entry goes with the separator after it while no entry
+		// before it stays, and with the separator before it otherwise.
+		first := 0
+		for first < k && gone[first] {
+			first++
+		}
+		switch {
+		case idx < first && idx+1 < k:
+			return edit{start: entryStart(n, idx), end: entryStart(n, idx+1)}, nil
+		case idx < first:
+			return edit{start: entryStart(n, idx), end: entryEnd(n, idx)}, nil
+		}
+		return edit{start: entryEnd(n, idx-1), end: entryEnd(n, idx)}, nil
+	}
+	// A block map: the entry's lines go, from the comment block above the
+	// key (or its "? ") to the line where the value ends.
+	lines := d.lineTable()
+	keyLine := d.lineOf(n.keys[idx].start)
+	if prefix := strings.TrimSpace(d.text[lines[keyLine]:n.keys[idx].start]); prefix != "" && prefix != "?" {
+		// The key shares its line with a "- " or with an anchor: remove
+		// from the key up to the next key instead, which keeps that prefix.
+		if idx+1 < k && d.lineOf(n.keys[idx+1].start) > d.lineOf(entryEnd(n, idx)) {
+			return edit{start: n.keys[idx].start, end: n.keys[idx+1].start}, nil
+		}
+		return edit{}, fmt.Errorf("cannot delete the key %q, which shares its line with other text", n.keys[idx].value)
+	}
+	floor := -1
+	if idx > 0 {
+		floor = d.lineOf(entryEnd(n, idx-1))
+	}
+	first := keyLine
+	for first-1 > floor && isCommentLine(d.text, lines[first-1]) {
+		first--
+	}
+	lastLine := d.lineOf(entryEnd(n, idx))
+	if idx+1 < k && d.lineOf(n.keys[idx+1].start) <= lastLine {
+		return edit{}, fmt.Errorf("cannot delete the key %q, whose value ends on the line of the next key", n.keys[idx].value)
+	}
+	stop := len(d.text)
+	if lastLine+1 < len(lines) {
+		stop = lines[lastLine+1]
+	}
+	return edit{start: lines[first], end: stop}, nil
+}
+
+// isCommentLine reports whether the line starting at ls holds only a
+// comment.
+func isCommentLine(t string, ls int) bool {
+	return strings.HasPrefix(strings.TrimLeft(t[ls:lineEnd(t, ls)], " \t"), "#")
+}
+
+// SetText writes value, the text of a JSON value, byte for byte at every
+// place the path leads to inside a JSON document: a caller that holds the
+// value as someone wrote it (an overlay's [1, 2]) keeps their spelling and
+// spacing, and the value's own types (a string "1" stays a string where a
+// number was). Options.Create may add the last key or element, but not
+// maps or lists on the way.
+func SetText(text string, path fieldpath.Path, opts Options, value string) (string, error) {
+	return Edit(text, opts, Change{Path: path, Text: value})
+}
+
+// GetText returns the source text of the values the path leads to, as Get
+// finds them: a value's own bytes, without a YAML anchor, tag or comment.
+func GetText(text string, path fieldpath.Path, opts Options) ([]string, error) {
+	d, err := parseCached(text, opts)
+	if err != nil {
+		return nil, err
+	}
+	places, err := d.resolve(d.root, path, 0, nil, nil, false, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range places {
+		if p.kind == inString {
+			inner := opts
+			inner.Where = joinPath(opts.Where, path[:p.at])
+			vs, err := GetText(p.n.value, path[p.at:], inner)
+			if err != nil {
+				return nil, shift(err, p.at)
+			}
+			out = append(out, vs...)
+			continue
+		}
+		out = append(out, d.text[p.n.start:p.n.end])
+	}
+	return out, nil
+}
+
+// Check reports whether text is a document of format f as this package
+// reads it: for JSON, strict RFC 8259 JSON with valid UTF-8 in its
+// strings, nested at most 1000 levels below the top. A caller that must tell a value
+// it cannot edit from one it can asks first.
+func Check(text string, f Format) error {
+	var err error
+	if f == JSON {
+		_, err = parseJSON(text)
+	} else {
+		_, err = parseYAML(text)
+	}
+	if err != nil {
+		return syntaxMessage(text, err, nil)
+	}
+	return nil
+}

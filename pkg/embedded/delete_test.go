@@ -1,0 +1,114 @@
+package embedded
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+)
+
+func TestDelete(t *testing.T) {
+	for _, tc := range []struct{ text, path, want string }{
+		{`{"a":1,"b":2,"c":3}`, "a", `{"b":2,"c":3}`},
+		{`{"a":1,"b":2,"c":3}`, "b", `{"a":1,"c":3}`},
+		{"{\n  \"a\": 1,\n  \"b\": 2\n}\n", "b", "{\n  \"a\": 1\n}\n"},
+		{"{\n  \"a\": {\n    \"only\": 1\n  }\n}", "a.only", "{\n  \"a\": {}\n}"},
+		{`{"caf\u00e9": 1, "x<y": 2}`, "x<y", `{"caf\u00e9": 1}`},
+		{`{"s": "{\"in\": 1, \"out\": 2}"}`, "s.out", `{"s": "{\"in\": 1}"}`},
+		{"a: 1\n# about b\nb:\n  c: |\n    # not a comment\n    text\n  d: 2\nc: 3\n", "b", "a: 1\nc: 3\n"},
+		{"a: 1\n\n# about b\nb: 2 # b\n", "b", "a: 1\n\n"},
+		{"keep: 1\nm:\n  a: 1\n", "m.a", "keep: 1\nm: {}\n"},
+		{"m: {a: 1, b: 2}  # flow\n", "m.b", "m: {a: 1}  # flow\n"},
+		{"m: {a: 1, b: 2}\n", "m.a", "m: {b: 2}\n"},
+		{"list:\n- a: 1\n  b: 2\n", "list.0.a", "list:\n- b: 2\n"},
+		{"list:\n- a: 1\n  b: 2\n", "list.*.b", "list:\n- a: 1\n"},
+		{"a: 1\r\nb: 2\r\nc: 3\r\n", "b", "a: 1\r\nc: 3\r\n"},
+		{"a: 1\nb: 2", "b", "a: 1\n"},
+	} {
+		got, err := Delete(tc.text, fieldpath.MustParse(tc.path), Options{})
+		if err != nil {
+			t.Errorf("Delete(%q, %s): %v", tc.text, tc.path, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("Delete(%q, %s) = %q, want %q", tc.text, tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestDeleteErrors(t *testing.T) {
+	for _, tc := range []struct{ text, path, msg string }{
+		{`{"a": 1}`, "b", `no key "b"`},
+		{`{"a": [1]}`, "a.0", "not a map"},
+		{`{"a": 1}`, "[x=y]", "does not name one"},
+		{"a: &x\n  b: 1\nc: *x\n", "a.b", "anchor"},
+	} {
+		_, err := Delete(tc.text, fieldpath.MustParse(tc.path), Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("Delete(%q, %s): error %v, want one containing %q", tc.text, tc.path, err, tc.msg)
+		}
+	}
+}
+
+func TestSetText(t *testing.T) {
+	for _, tc := range []struct {
+		text, path, value, want string
+		create                  bool
+	}{
+		{`{"n":1}`, "n", `"1"`, `{"n":"1"}`, false},
+		{`{"a":1,"b":2}`, "l", `[1, null]`, `{"a":1,"b":2,"l":[1, null]}`, true},
+		{"{\n  \"a\": 1\n}", "a", `{"x": [1,  2]}`, "{\n  \"a\": {\"x\": [1,  2]}\n}", false},
+		{`[1]`, "1", `{"k":"v"}`, `[1, {"k":"v"}]`, true},
+	} {
+		got, err := SetText(tc.text, fieldpath.MustParse(tc.path), Options{Create: tc.create}, tc.value)
+		if err != nil {
+			t.Errorf("SetText(%q, %s, %s): %v", tc.text, tc.path, tc.value, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("SetText(%q, %s, %s) = %q, want %q", tc.text, tc.path, tc.value, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ text, path, value, msg string }{
+		{"a: 1\n", "a", "2", "document is YAML"},
+		{`{"a": 1}`, "b.c", "2", "only the last key"},
+		{`{"a": 1}`, "a", "{", "not valid JSON"},
+	} {
+		_, err := SetText(tc.text, fieldpath.MustParse(tc.path), Options{Create: true}, tc.value)
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("SetText(%q, %s, %s): error %v, want one containing %q", tc.text, tc.path, tc.value, err, tc.msg)
+		}
+	}
+}
+
+func TestGetText(t *testing.T) {
+	got, err := GetText("{\"a\": [1,  2], \"b\": \"x\\u0041\"}", fieldpath.MustParse("*"), Options{})
+	if err != nil || len(got) != 2 || got[0] != "[1,  2]" || got[1] != `"x\u0041"` {
+		t.Errorf("GetText = %q, %v", got, err)
+	}
+	got, err = GetText("a: 'q' # c\nb: |\n  s: {x: 1}\n", fieldpath.MustParse("b.s"), Options{})
+	if err != nil || len(got) != 1 || got[0] != "{x: 1}" {
+		t.Errorf("GetText into a string = %q, %v", got, err)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	deep := strings.Repeat("[", 1100) + strings.Repeat("]", 1100)
+	for _, tc := range []struct {
+		text string
+		f    Format
+		msg  string
+	}{
+		{`{"a": 1}`, JSON, ""},
+		{deep, JSON, "nested more than 1000 levels deep"},
+		{"{\"\xfb\": 1}", JSON, "invalid UTF-8"},
+		{"{a: 1}", JSON, "line 1, column 2"},
+		{"a: [1\n", YAML, "does not parse as YAML"},
+		{"a: 1\n", YAML, ""},
+	} {
+		err := Check(tc.text, tc.f)
+		if (tc.msg == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("Check(%.20q, %s) = %v, want an error containing %q", tc.text, tc.f, err, tc.msg)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/fnrun/fnruntest"
 )
 
 // benchList: n Deployments, a third of them annotated for injection, and a
@@ -66,21 +67,9 @@ func benchList(n int) []byte {
 }
 
 // BenchmarkPodSpecPatch: injection into a third of 10,000 workloads, beside
-// the identity pass (target ≤ 1.5×).
+// the identity pass (target: at most 1.5 times it).
 func BenchmarkPodSpecPatch(b *testing.B) {
-	in := benchList(10000)
-	identity := fnrun.Identity
-	identity.Kinds = Function.Kinds
-	for _, f := range []fnrun.Function{identity, Function} {
-		b.Run(f.Name+"/workloads=10000", func(b *testing.B) {
-			b.SetBytes(int64(len(in)))
-			for i := 0; i < b.N; i++ {
-				if _, o, err := fnrun.RunBytes(f, in); err != nil || o.Failed {
-					b.Fatal(err, o.Results)
-				}
-			}
-		})
-	}
+	fnruntest.BesideIdentity(b, Function, benchList(10000))
 }
 
 func TestBenchListIsPatched(t *testing.T) {

@@ -86,7 +86,7 @@ func (o *Ops) Apply(doc *yaml.RNode) error {
 	if err != nil {
 		return o.explain(in, err)
 	}
-	return syncJSON(doc, out)
+	return syncJSON(doc, out, nil)
 }
 
 // explain finds the operation that failed by applying them one at a time;
@@ -105,7 +105,10 @@ func (o *Ops) explain(in []byte, whole error) error {
 }
 
 // MergePatch is a parsed RFC 7386 merge patch.
-type MergePatch struct{ raw []byte }
+type MergePatch struct {
+	raw  []byte
+	node *yaml.Node // as written: the order new keys take
+}
 
 // ParseMergePatch reads a merge patch (a map) written in JSON or YAML.
 func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
@@ -116,7 +119,7 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &MergePatch{raw: b}, nil
+	return &MergePatch{raw: b, node: doc.YNode()}, nil
 }
 
 // Apply merges the patch into doc in place.
@@ -129,7 +132,7 @@ func (m *MergePatch) Apply(doc *yaml.RNode) error {
 	if err != nil {
 		return err
 	}
-	return syncJSON(doc, out)
+	return syncJSON(doc, out, m.node)
 }
 
 func kindName(n *yaml.RNode) string {

@@ -137,3 +137,42 @@ func TestUntouchedSpellingsSurvive(t *testing.T) {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestMergePatchAddsKeysInThePatchOrder(t *testing.T) {
+	for i := 0; i < 20; i++ { // the library's own output order varies run to run
+		doc := yaml.MustParse("data:\n  a: x\n")
+		m, _ := ParseMergePatch(yaml.MustParse("data: {d: '4', c: '3', b: {z: 1, y: 2}}\nnew: {q: 1, p: 2}\n"))
+		if err := m.Apply(doc); err != nil {
+			t.Fatal(err)
+		}
+		// new content takes block style; "y" is quoted as a key, since
+		// YAML 1.1 (kubectl) would read it as a boolean
+		want := "data:\n  a: x\n  d: \"4\"\n  c: \"3\"\n  b:\n    z: 1\n    \"y\": 2\nnew:\n  q: 1\n  p: 2\n"
+		if got := doc.MustString(); got != want {
+			t.Fatalf("run %d:\n%s\nwant:\n%s", i, got, want)
+		}
+	}
+}
+
+func TestCommentsStayWithTheirNamedElement(t *testing.T) {
+	doc := yaml.MustParse("containers:\n- name: a # first\n  image: a:1\n- name: b # second\n  image: b:1\n- name: c # third\n  image: c:1\n")
+	o, _ := ParseOps(yaml.MustParse(`[{op: remove, path: /containers/0}, {op: replace, path: /containers/0/image, value: b:2}, {op: replace, path: /containers/1/image, value: c:2}]`))
+	if err := o.Apply(doc); err != nil {
+		t.Fatal(err)
+	}
+	want := "containers:\n- name: b # second\n  image: b:2\n- name: c # third\n  image: c:2\n"
+	if got := doc.MustString(); got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestYAML11KeywordsStayStrings(t *testing.T) {
+	doc := yaml.MustParse("a: x\n")
+	o, _ := ParseOps(yaml.MustParse(`[{op: add, path: /b, value: "yes"}, {op: replace, path: /a, value: "off"}, {op: add, path: /c, value: "0755"}]`))
+	if err := o.Apply(doc); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.MustString(), "a: \"off\"\nb: \"yes\"\nc: \"0755\"\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}

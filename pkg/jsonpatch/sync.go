@@ -3,8 +3,10 @@ package jsonpatch
 import (
 	"bytes"
 	"fmt"
+	"sort"
 
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
+	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -12,14 +14,67 @@ import (
 // syncJSON makes doc equal to the JSON document out while touching only the
 // nodes whose values differ: unchanged fields keep their comments, order and
 // quoting; new map keys are appended; a changed scalar keeps its comments.
-func syncJSON(doc *yaml.RNode, out []byte) error {
+// hint, when given, is the patch as the user wrote it: what the patch adds
+// takes its key order (the library's output order is not stable).
+func syncJSON(doc *yaml.RNode, out []byte, hint *yaml.Node) error {
 	want, err := yaml.Parse(string(out))
 	if err != nil {
 		return fmt.Errorf("reading patched document: %w", err)
 	}
 	plain(want.YNode())
-	syncNode(doc.YNode(), want.YNode())
+	syncNode(doc.YNode(), want.YNode(), unwrap(hint))
 	return nil
+}
+
+func unwrap(n *yaml.Node) *yaml.Node {
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		return n.Content[0]
+	}
+	return n
+}
+
+// hintField returns the value of a key in a hint map, or nil.
+func hintField(hint *yaml.Node, key string) *yaml.Node {
+	if hint == nil || hint.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(hint.Content); i += 2 {
+		if hint.Content[i].Value == key {
+			return unwrap(hint.Content[i+1])
+		}
+	}
+	return nil
+}
+
+// orderLike puts the keys of a new subtree in the order the hint has them.
+func orderLike(n, hint *yaml.Node) {
+	if hint == nil {
+		return
+	}
+	switch {
+	case n.Kind == yaml.MappingNode && hint.Kind == yaml.MappingNode:
+		rank := map[string]int{}
+		for i := 0; i+1 < len(hint.Content); i += 2 {
+			rank[hint.Content[i].Value] = i/2 + 1
+		}
+		pairs := make([][2]*yaml.Node, 0, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			pairs = append(pairs, [2]*yaml.Node{n.Content[i], n.Content[i+1]})
+		}
+		sort.SliceStable(pairs, func(a, b int) bool {
+			ra, rb := rank[pairs[a][0].Value], rank[pairs[b][0].Value]
+			return ra != 0 && (rb == 0 || ra < rb)
+		})
+		n.Content = n.Content[:0]
+		for _, p := range pairs {
+			orderLike(p[1], hintField(hint, p[0].Value))
+			n.Content = append(n.Content, p[0], p[1])
+		}
+	case n.Kind == yaml.SequenceNode && hint.Kind == yaml.SequenceNode && len(n.Content) == len(hint.Content):
+		for i := range n.Content {
+			orderLike(n.Content[i], unwrap(hint.Content[i]))
+		}
+	}
 }
 
 // plain drops the JSON quoting the parser records, so new strings are
@@ -27,6 +82,7 @@ func syncJSON(doc *yaml.RNode, out []byte) error {
 func plain(n *yaml.Node) {
 	if n.Kind == yaml.ScalarNode && n.Style == yaml.DoubleQuotedStyle {
 		n.Style = 0
+		yamlstyle.QuoteIfAmbiguous(n)
 	}
 	if n.Kind != yaml.ScalarNode {
 		n.Style = 0
@@ -36,7 +92,7 @@ func plain(n *yaml.Node) {
 	}
 }
 
-func syncNode(dst, want *yaml.Node) {
+func syncNode(dst, want, hint *yaml.Node) {
 	if dst.Kind == yaml.DocumentNode {
 		dst = dst.Content[0]
 	}
@@ -47,14 +103,15 @@ func syncNode(dst, want *yaml.Node) {
 		// an alias whose value did not change stays an alias
 		if !equalNode(dst, want) {
 			replaceKeepComments(dst, want)
+			orderLike(dst, hint)
 		}
 		return
 	}
 	switch {
 	case dst.Kind == yaml.MappingNode && want.Kind == yaml.MappingNode:
-		syncMap(dst, want)
+		syncMap(dst, want, hint)
 	case dst.Kind == yaml.SequenceNode && want.Kind == yaml.SequenceNode:
-		syncSeq(dst, want)
+		syncSeq(dst, want, hint)
 	case dst.Kind == yaml.ScalarNode && want.Kind == yaml.ScalarNode:
 		if !sameScalar(dst, want) {
 			style := dst.Style
@@ -65,9 +122,11 @@ func syncNode(dst, want *yaml.Node) {
 				style = 0
 			}
 			dst.Style = style
+			yamlstyle.QuoteIfAmbiguous(dst)
 		}
 	default:
 		replaceKeepComments(dst, want)
+		orderLike(dst, hint)
 	}
 }
 
@@ -77,7 +136,7 @@ func replaceKeepComments(dst, want *yaml.Node) {
 	dst.HeadComment, dst.LineComment, dst.FootComment = head, line, foot
 }
 
-func syncMap(dst, want *yaml.Node) {
+func syncMap(dst, want, hint *yaml.Node) {
 	wantVals := make(map[string]*yaml.Node, len(want.Content)/2)
 	for i := 0; i+1 < len(want.Content); i += 2 {
 		wantVals[want.Content[i].Value] = want.Content[i+1]
@@ -91,21 +150,31 @@ func syncMap(dst, want *yaml.Node) {
 			continue // removed by the patch
 		}
 		seen[k.Value] = true
-		syncNode(v, w)
+		syncNode(v, w, hintField(hint, k.Value))
 		kept = append(kept, k, v)
 	}
 	dst.Content = kept
+	// New keys are appended: those the hint names in its order, then the rest.
+	var added []*yaml.Node
 	for i := 0; i+1 < len(want.Content); i += 2 {
 		if !seen[want.Content[i].Value] {
-			dst.Content = append(dst.Content, want.Content[i], want.Content[i+1])
+			added = append(added, want.Content[i], want.Content[i+1])
 		}
 	}
+	if len(added) == 0 {
+		return
+	}
+	block := &yaml.Node{Kind: yaml.MappingNode, Content: added}
+	orderLike(block, hint)
+	dst.Content = append(dst.Content, block.Content...)
 }
 
 // syncSeq keeps the original element nodes that are still there, in the new
-// order: elements equal to a new one are matched first, in order; what is
-// left is synced position by position or taken from the new list.
-func syncSeq(dst, want *yaml.Node) {
+// order: elements equal to a new one are matched first, in order; then
+// elements with the same name (a changed container keeps its comments, and
+// no other container takes them); what is left is synced position by
+// position when neither side has a name, or taken from the new list.
+func syncSeq(dst, want, hint *yaml.Node) {
 	old := dst.Content
 	used := make([]bool, len(old))
 	out := make([]*yaml.Node, len(want.Content))
@@ -118,21 +187,48 @@ func syncSeq(dst, want *yaml.Node) {
 			}
 		}
 	}
-	// Unmatched new elements take the unmatched old element at the same
-	// position when there is one (a changed element keeps its comments).
+	hintAt := func(i int) *yaml.Node {
+		if hint != nil && hint.Kind == yaml.SequenceNode && len(hint.Content) == len(want.Content) {
+			return unwrap(hint.Content[i])
+		}
+		return nil
+	}
 	for i, w := range want.Content {
 		if out[i] != nil {
 			continue
 		}
-		if i < len(old) && !used[i] && old[i].Kind == w.Kind {
-			used[i] = true
-			syncNode(old[i], w)
-			out[i] = old[i]
-			continue
+		if name := elementName(w); name != "" {
+			for j := range old {
+				if !used[j] && elementName(old[j]) == name {
+					used[j], out[i] = true, old[j]
+					syncNode(old[j], w, hintAt(i))
+					break
+				}
+			}
+		} else if i < len(old) && !used[i] && old[i].Kind == w.Kind && elementName(old[i]) == "" {
+			used[i], out[i] = true, old[i]
+			syncNode(old[i], w, hintAt(i))
 		}
-		out[i] = w
+		if out[i] == nil {
+			orderLike(w, hintAt(i))
+			out[i] = w
+		}
 	}
 	dst.Content = out
+}
+
+// elementName is the name of a list element that is a map with a scalar
+// name field (containers, env, volumes, ports...), or "".
+func elementName(n *yaml.Node) string {
+	if n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "name" && n.Content[i+1].Kind == yaml.ScalarNode {
+			return n.Content[i+1].Value
+		}
+	}
+	return ""
 }
 
 // sameScalar compares values, not spellings: 0o17 and 15, True and true,

@@ -115,7 +115,7 @@ func TestProtectedAnnotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ := n.String()
-	for _, want := range []string{`config.kubernetes.io/index: "0"`, "internal.config.kubernetes.io/path: a.yaml", "mine: y"} {
+	for _, want := range []string{`config.kubernetes.io/index: "0"`, "internal.config.kubernetes.io/path: a.yaml", `mine: "y"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("want %q in\n%s", want, out)
 		}

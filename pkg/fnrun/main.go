@@ -62,7 +62,8 @@ func (f Function) usage() string {
 	fmt.Fprintf(&b, `
 Accepted config types (apiVersion/kind): %s
 Relative file paths in a config resolve against the config file's directory
-(standalone) or the working directory (ResourceList mode), and must stay inside it.
+(standalone, kpt fn render) or the working directory (kpt fn eval, kustomize),
+and must stay inside it.
 Exit codes: 0 success, 1 the function reported errors (items unchanged), 2 bad input.
 `, strings.Join(f.Kinds, ", "))
 	return b.String()

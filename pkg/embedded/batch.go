@@ -77,6 +77,7 @@ func editBatch(text string, opts Options, changes []Change) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	d.givenType, d.givenStyle = opts.GivenType, opts.GivenStyle
 	b := &batch{d: d, opts: opts, checks: make(map[string]check, 1)}
 	for i, c := range changes {
 		if len(c.Path) == 0 {

@@ -29,6 +29,17 @@ type Options struct {
 	// Cache, if set, keeps parsed documents between calls: a string that
 	// several replacements edit in turn is parsed once per version.
 	Cache *Cache
+	// GivenType makes a scalar written over another take the type of the
+	// value given rather than keep the one it replaces (RFC 7386: the
+	// overlay replaces): port: 80 set to the string "8080" becomes a
+	// quoted string, not the number 8080.
+	GivenType bool
+	// GivenStyle writes YAML values in the style of the nodes given where
+	// the document allows it: a map or list in flow style stays flow
+	// ([a, b], {b: 1}) in a block document, and a string keeps its
+	// quoting (plain, 'single', "double"). Without it, values take the
+	// style of what they replace, and new ones the document's.
+	GivenStyle bool
 }
 
 // Error is a failure to find or edit a value, and where it happened.

@@ -80,6 +80,12 @@ type yamlLayout struct {
 	seqIndented bool // block lists under a key are indented by unit
 	nl          string
 	quote       bool // double-quote new strings and keys (JSON-like YAML)
+	given       bool // Options.GivenStyle: keep the style of the nodes given
+}
+
+// keepFlow: v is a map or list to write in flow style, as it was given.
+func (l yamlLayout) keepFlow(v *yaml.Node) bool {
+	return l.given && v.Style&yaml.FlowStyle != 0 && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode)
 }
 
 func (l yamlLayout) key(k string, inFlow bool) string {
@@ -93,6 +99,11 @@ func (l yamlLayout) str(v *yaml.Node, inFlow bool) string {
 	tag := scalarTag(nil, v)
 	if l.quote && tag == strTag {
 		return yamlDoubleQuote(v.Value)
+	}
+	if l.given && tag == strTag {
+		if s, ok := givenQuote(v, inFlow); ok {
+			return s
+		}
 	}
 	return yamlScalar(tag, v.Value, nil, inFlow, l.nl)
 }
@@ -124,6 +135,9 @@ func (l yamlLayout) flow(v *yaml.Node) string {
 // afterKey renders v as the value of a block map entry whose key sits at
 // column keyCol: " scalar", or a line break and the indented block.
 func (l yamlLayout) afterKey(v *yaml.Node, keyCol int) string {
+	if l.keepFlow(v) {
+		return " " + l.flow(v)
+	}
 	switch v.Kind {
 	case yaml.MappingNode:
 		if len(v.Content) == 0 {
@@ -146,6 +160,9 @@ func (l yamlLayout) afterKey(v *yaml.Node, keyCol int) string {
 
 // afterDash renders v as a block list element after "-" at column dashCol.
 func (l yamlLayout) afterDash(v *yaml.Node, dashCol int) string {
+	if l.keepFlow(v) {
+		return " " + l.flow(v)
+	}
 	switch v.Kind {
 	case yaml.MappingNode, yaml.SequenceNode:
 		if len(v.Content) == 0 {

@@ -140,6 +140,9 @@ type doc struct {
 	// raw, when set, is the JSON text SetText writes instead of rendering
 	// the value.
 	raw string
+	// givenType, givenStyle: Options.GivenType and GivenStyle of the edit
+	// under way.
+	givenType, givenStyle bool
 	// layout: what the JSON text says of its layout (jsonLayout).
 	layout *layoutFacts
 }

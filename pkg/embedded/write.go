@@ -33,6 +33,9 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 			return edit{}, check{}, &Error{Msg: fmt.Sprintf("the value %q is not valid UTF-8 text", v.Value)}
 		}
 		tag := scalarTag(n, v)
+		if d.givenType {
+			tag = scalarTag(nil, v)
+		}
 		if d.format == JSON {
 			return edit{start: n.start, end: n.end, text: jsonScalar(tag, v.Value)}, check{want: jsonReadBack(tag, v.Value)}, nil
 		}
@@ -41,11 +44,16 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 		}
 		if n.kind == scalarKind && n.end > n.start {
 			text := yamlScalar(tag, v.Value, n, n.inFlow, d.newline)
+			if s, ok := d.givenText(tag, v, n.inFlow); ok {
+				text = s
+			}
 			return edit{start: n.start, end: n.end, text: text}, check{want: yamlReadBack(tag, v.Value, text)}, nil
 		}
 		text := yamlScalar(tag, v.Value, nil, n.inFlow, d.newline)
 		if d.jsonish && tag == strTag {
 			text = yamlDoubleQuote(v.Value)
+		} else if s, ok := d.givenText(tag, v, n.inFlow); ok {
+			text = s
 		}
 		want := yamlReadBack(tag, v.Value, text)
 		if n.inFlow {
@@ -69,7 +77,7 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 		col = p.parent.col
 	}
 	root := l.flow(v)
-	if len(v.Content) > 0 {
+	if len(v.Content) > 0 && !l.keepFlow(v) {
 		root = l.block(v, n.start-d.lines[d.lineOf(n.start)])
 	}
 	e, err := d.slotEdit(p, l.afterKey(v, col), l.afterDash(v, col), root)
@@ -426,7 +434,33 @@ func (d *doc) layoutWalk(n *node, f *layoutFacts) {
 }
 
 func (d *doc) yamlLayout() yamlLayout {
-	return yamlLayout{unit: d.unit, seqIndented: d.seqIndented >= 0, nl: d.newline, quote: d.jsonish}
+	return yamlLayout{unit: d.unit, seqIndented: d.seqIndented >= 0, nl: d.newline, quote: d.jsonish, given: d.givenStyle}
+}
+
+// givenText writes a string in the quoting of the node given, under
+// Options.GivenStyle, when the text allows that quoting.
+func (d *doc) givenText(tag string, v *yaml.Node, inFlow bool) (string, bool) {
+	if !d.givenStyle || d.jsonish || tag != strTag {
+		return "", false
+	}
+	return givenQuote(v, inFlow)
+}
+
+// givenQuote writes v's string in v's own quoting when it can hold it.
+func givenQuote(v *yaml.Node, inFlow bool) (string, bool) {
+	switch {
+	case v.Style&yaml.DoubleQuotedStyle != 0:
+		return yamlDoubleQuote(v.Value), true
+	case v.Style&yaml.SingleQuotedStyle != 0:
+		if !strings.ContainsAny(v.Value, "\n\r") {
+			return yamlSingleQuote(v.Value)
+		}
+	case v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0:
+		if yamlPlainOK(v.Value, inFlow) {
+			return v.Value, true
+		}
+	}
+	return "", false
 }
 
 // jsonReadBack is the scalar a JSON parser reads from what jsonScalar wrote.

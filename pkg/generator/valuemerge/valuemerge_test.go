@@ -174,11 +174,11 @@ rule_files: [a.yml]
 		want:    "a: 1\nb: 2\nc: 3",
 	},
 	{
-		name:    "YAML flow mapping in the base is written anew",
+		name:    "YAML flow mapping in the base is edited in place",
 		format:  YAML,
 		base:    "m: {a: 1, b: 2}  # flow\nn: 1\n",
 		overlay: "m: {b: null, c: 3}",
-		want:    "m: {a: 1, c: 3} # flow\nn: 1\n",
+		want:    "m: {a: 1, c: 3}  # flow\nn: 1\n",
 	},
 	{
 		name:    "YAML deleting every key leaves an empty map",

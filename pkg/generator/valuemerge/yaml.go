@@ -6,20 +6,23 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"sort"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded"
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// YAML is merged twice over: on the node tree (the meaning, RFC 7386), and
-// as line edits on the base text (the layout). A block mapping is edited
-// in place: a changed scalar is replaced within its line, a replaced value
-// rewrites its entry's lines, a deleted key takes its lines and its head
-// comment with it, new keys are inserted after the mapping's last entry.
-// Where the text cannot be edited that way (flow style, a key sharing its
-// line with a "- ", a mapping left empty), the enclosing entry is written
-// anew from the merged nodes; at the top, the whole document.
+// YAML is merged as data and written as edits of the base text through
+// package embedded, as JSON is: the walk over the base and overlay values
+// yields one batch of changes (a changed value, a new key, a deleted key),
+// applied with one parse and one verification. Values the overlay writes
+// keep its types and styles (a flow list stays flow, quoting stays);
+// comments, blank lines and the rest of the base stay byte for byte.
+// Where the editor cannot write the change in place (say, a key of a
+// complex kind, or an anchored map that aliases share), the merged nodes
+// are written whole: the meaning is the same, the base's blank lines are
+// not kept.
 
 type ydoc struct {
 	src   string
@@ -86,33 +89,13 @@ func yamlError(which string, err error) error {
 	return pe
 }
 
-// yedit replaces lines [from, to] (1-based, inclusive) with text; to =
-// from-1 inserts before line from. depth orders insertions at one place:
-// deeper first, so that what a nested mapping gains comes before what its
-// parent gains.
-type yedit struct {
-	from, to int
-	text     string
-	depth    int
-}
-
-type ystyle struct {
-	unit    int
-	compact bool // sequences in mappings start at the key's column
-}
-
-type ymerger struct {
-	d     *ydoc
-	st    ystyle
-	edits []yedit
-}
-
 func mergeYAML(base, overlay string) (string, error) {
 	o, err := parseYAML(overlay, "overlay")
 	if err != nil {
 		return "", err
 	}
-	if r := resolve(o.root); isNull(r) {
+	patch := resolve(o.root)
+	if isNull(patch) {
 		return "", &ParseError{Which: "overlay", Format: YAML, Msg: "the value is null; a null overlay would delete everything"}
 	}
 	if strings.TrimSpace(base) == "" {
@@ -126,41 +109,113 @@ func mergeYAML(base, overlay string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m := &ymerger{d: b, st: detectYAMLStyle(b.root, o.root)}
-	patch := resolve(o.root)
-	var out string
-	// The line editor counts lines by "\n"; YAML also breaks lines at
-	// "\r", NEL, LS and PS, so text with those is written from nodes.
-	if isMap(b.root) && isMap(patch) && !strings.ContainsAny(base, "\r\u0085\u2028\u2029") {
-		if m.mapping(b.root, patch, len(b.lines)+1, 0) {
-			out = m.apply()
-			if ok, err := yamlMeans(out, want); err != nil || !ok {
-				// The line edits went wrong somewhere: write the merged
-				// nodes instead, which keeps order and comments but not
-				// blank lines.
-				out = ""
-			}
-		}
-		if out == "" {
-			b, _ = parseYAML(base, "base") // mapping may have merged part of it
+	out, ok := editYAML(b, patch, overlay)
+	if ok {
+		if same, err := yamlMeans(out, want); err != nil || !same {
+			ok = false
 		}
 	}
-	if out == "" {
-		if out, err = m.nodeMerge(b, o); err != nil {
+	if !ok {
+		// The editor could not write the merge in place: write the
+		// merged nodes, which keeps order and comments but not blank
+		// lines.
+		b, _ = parseYAML(base, "base")
+		if out, err = nodeMerge(b, o); err != nil {
 			return "", err
 		}
-		if ok, err := yamlMeans(out, want); err != nil || !ok {
+		if same, err := yamlMeans(out, want); err != nil || !same {
 			return "", fmt.Errorf("internal error merging YAML (please report): the result does not parse back to the merge")
 		}
 	}
-	if !strings.HasSuffix(base, "\n") {
-		out = strings.TrimSuffix(out, "\n")
+	// The result ends in a line break when the base does.
+	out = strings.TrimSuffix(out, "\n")
+	if strings.HasSuffix(base, "\n") {
+		out += "\n"
 	}
 	return out, nil
 }
 
+// editYAML writes the merge as edits of the base text. It reports false
+// when the editor cannot.
+func editYAML(b *ydoc, patch *yaml.Node, overlay string) (string, bool) {
+	if !isMap(patch) {
+		// The overlay replaces the whole value: written from its nodes.
+		return "", false
+	}
+	if !isMap(b.root) {
+		// Nothing of the base survives: the overlay less its nulls.
+		out, err := mergeYAML(overlay, overlay)
+		return out, err == nil
+	}
+	m := &ymerger{}
+	if !m.merge(nil, b.root, patch) {
+		return "", false
+	}
+	out, err := embedded.Edit(b.src, embedded.Options{GivenType: true, GivenStyle: true}, m.changes...)
+	return out, err == nil
+}
+
+// ymerger collects the changes that merge the overlay into the base.
+type ymerger struct {
+	changes []embedded.Change
+}
+
+// merge merges the overlay's map pm at path into the base's map bm. It
+// reports false when a key is not one a path can name (not a scalar).
+func (m *ymerger) merge(path fieldpath.Path, bm, pm *yaml.Node) bool {
+	has := make(map[string]int, len(bm.Content)/2)
+	for i := 0; i+1 < len(bm.Content); i += 2 {
+		if bm.Content[i].Kind != yaml.ScalarNode {
+			return false
+		}
+		has[keyID(bm.Content[i])] = i
+	}
+	// Changed values and new keys in the overlay's order, deletions last:
+	// new keys copy the layout of the entries still there.
+	var deletes []fieldpath.Path
+	for i := 0; i+1 < len(pm.Content); i += 2 {
+		pk, pv := pm.Content[i], pm.Content[i+1]
+		if pk.Kind != yaml.ScalarNode {
+			return false
+		}
+		bi, found := has[keyID(pk)]
+		if !found {
+			if !isNull(pv) {
+				m.set(appendKey(path, pk.Value), stripNulls(pv), true)
+			}
+			continue
+		}
+		sub := appendKey(path, bm.Content[bi].Value)
+		bv := bm.Content[bi+1]
+		switch {
+		case isNull(pv):
+			deletes = append(deletes, sub)
+		case isMap(bv) && isMap(pv) && len(bv.Content) > 0:
+			if !m.merge(sub, bv, pv) {
+				return false
+			}
+		default:
+			nv := mergeNode(copyNode(bv), pv)
+			if isMap(nv) && len(nv.Content) == 0 && isMap(bv) {
+				continue // an empty map gains nothing
+			}
+			if !nodeEqual(bv, nv) {
+				m.set(sub, nv, false)
+			}
+		}
+	}
+	for _, sub := range deletes {
+		m.changes = append(m.changes, embedded.Change{Path: sub, Delete: true})
+	}
+	return true
+}
+
+func (m *ymerger) set(path fieldpath.Path, v *yaml.Node, create bool) {
+	m.changes = append(m.changes, embedded.Change{Path: path, Create: create, Set: func(*yaml.Node) (*yaml.Node, error) { return v, nil }})
+}
+
 // nodeMerge merges on nodes and writes the whole document.
-func (m *ymerger) nodeMerge(b, o *ydoc) (string, error) {
+func nodeMerge(b, o *ydoc) (string, error) {
 	patch := resolve(o.root)
 	doc := b.doc
 	if !isMap(b.root) || !isMap(patch) {
@@ -171,11 +226,11 @@ func (m *ymerger) nodeMerge(b, o *ydoc) (string, error) {
 	}
 	doc.Content = []*yaml.Node{mergeNode(b.root, patch)}
 	nullKeys(doc)
-	return m.encode(doc)
+	return encodeYAML(doc, detectYAMLStyle(b.root, o.root))
 }
 
 // nullKeys spells empty nulls ("key:", "{0}") "null", keys and values
-// alike: the encoder would write ”, an empty string.
+// alike: the encoder would write an empty string.
 func nullKeys(n *yaml.Node) {
 	if isNull(n) && n.Value == "" {
 		n.Value, n.Tag, n.Style = "null", "!!null", 0
@@ -191,246 +246,16 @@ func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 }
 
-// mapping merges patch into the block mapping bm, whose entries must end
-// before line limit, recording line edits. It returns false when the text
-// cannot be edited in place; bm has then been merged as nodes, and the
-// caller writes it anew.
-func (m *ymerger) mapping(bm, patch *yaml.Node, limit, depth int) bool {
-	if bm.Style&yaml.FlowStyle != 0 || len(bm.Content) == 0 {
-		mergeNode(bm, patch)
-		return false
-	}
-	n := len(bm.Content) / 2
-	type entry struct {
-		key, val        *yaml.Node
-		head, end, next int
-	}
-	es := make([]entry, n)
-	for i := 0; i < n; i++ {
-		k := bm.Content[2*i]
-		if k.Kind != yaml.ScalarNode || strings.TrimSpace(m.prefix(k)) != "" {
-			mergeNode(bm, patch)
-			return false
-		}
-		es[i] = entry{key: k, val: bm.Content[2*i+1], head: m.headStart(k, 0)}
-		if i > 0 {
-			es[i].head = m.headStart(k, es[i-1].key.Line)
-		}
-	}
-	for i := range es {
-		es[i].next = limit
-		if i+1 < n {
-			es[i].next = es[i+1].head
-		}
-		es[i].end = m.ownedEnd(es[i].key, es[i].next)
-	}
-	edits := len(m.edits)
-	fail := func() bool {
-		m.edits = m.edits[:edits]
-		mergeNode(bm, patch)
-		return false
-	}
-	// The last occurrence of a key in the patch wins, as in JSON.
-	last := map[string]int{}
-	for i := 0; i+1 < len(patch.Content); i += 2 {
-		last[keyID(patch.Content[i])] = i
-	}
-	deleted := map[int]bool{}
-	var added []*yaml.Node
-	for i := 0; i+1 < len(patch.Content); i += 2 {
-		pk, pv := patch.Content[i], patch.Content[i+1]
-		if last[keyID(pk)] != i {
-			continue
-		}
-		idx := -1
-		for j, e := range es {
-			if keyID(e.key) == keyID(pk) {
-				idx = j
-			}
-		}
-		if idx < 0 {
-			if !isNull(pv) {
-				added = append(added, cleanKey(pk), stripNulls(pv))
-			}
-			continue
-		}
-		e := &es[idx]
-		switch {
-		case isNull(pv):
-			deleted[idx] = true
-			m.edits = append(m.edits, yedit{from: e.head, to: e.end, depth: depth})
-		case isMap(e.val) && isMap(pv) && e.val.Style&yaml.FlowStyle == 0 && len(e.val.Content) > 0:
-			if !m.mapping(e.val, pv, e.end+1, depth+1) {
-				if !m.replaceEntry(e.key, e.val, e.end, depth) {
-					return fail()
-				}
-			}
-		default:
-			nv := mergeNode(copyNode(e.val), pv)
-			if nodeEqual(e.val, nv) {
-				continue
-			}
-			if !m.replaceValue(e.key, e.val, nv, e.end, depth) {
-				return fail()
-			}
-			e.val = nv
-			bm.Content[2*idx+1] = nv
-		}
-	}
-	if len(deleted) == n && len(added) == 0 {
-		return fail() // an empty mapping must be written "{}"
-	}
-	if len(added) > 0 {
-		text, err := m.renderEntries(added, strings.Repeat(" ", es[0].key.Column-1))
-		if err != nil {
-			return fail()
-		}
-		m.edits = append(m.edits, yedit{from: es[n-1].end + 1, to: es[n-1].end, text: text, depth: depth})
-	}
-	var content []*yaml.Node
-	for i, e := range es {
-		if !deleted[i] {
-			content = append(content, e.key, e.val)
-		}
-	}
-	bm.Content = append(content, added...)
-	return true
+type ystyle struct {
+	unit    int
+	compact bool // sequences in mappings start at the key's column
 }
 
-// prefix is the text before node n on its line.
-func (m *ymerger) prefix(n *yaml.Node) string {
-	line := strings.TrimSuffix(m.d.lines[n.Line-1], "\n")
-	return line[:byteCol(line, n.Column)]
-}
-
-// byteCol turns a 1-based column in characters into a byte offset.
-func byteCol(line string, col int) int {
-	i := 0
-	for off := range line {
-		if i == col-1 {
-			return off
-		}
-		i++
-	}
-	return len(line)
-}
-
-func indentOf(line string) int {
-	return len(line) - len(strings.TrimLeft(line, " \t"))
-}
-
-func isComment(line string) bool {
-	return strings.HasPrefix(strings.TrimSpace(line), "#")
-}
-
-// headStart is the first line of the comment block directly above key
-// (no blank line between), not going above line floor.
-func (m *ymerger) headStart(key *yaml.Node, floor int) int {
-	l := key.Line
-	for l-1 > floor && isComment(m.d.lines[l-2]) {
-		l--
-	}
-	return l
-}
-
-// ownedEnd is the last line of key's entry before line next: the last
-// line that is neither blank nor a comment at (or left of) the key's
-// column. Lines indented deeper, comments included, are inside the value.
-func (m *ymerger) ownedEnd(key *yaml.Node, next int) int {
-	col := key.Column - 1
-	for l := next - 1; l > key.Line; l-- {
-		line := m.d.lines[l-1]
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		if isComment(line) && indentOf(line) <= col {
-			continue
-		}
-		return l
-	}
-	return key.Line
-}
-
-// replaceValue records the edit for key's value becoming nv. A plain or
-// quoted scalar on the key's line, replaced by a one-line scalar, is
-// replaced within the line, keeping the rest of it (a comment); anything
-// else rewrites the entry.
-func (m *ymerger) replaceValue(key, old, nv *yaml.Node, end, depth int) bool {
-	if end == key.Line && old.Kind == yaml.ScalarNode && nv.Kind == yaml.ScalarNode && old.Line == key.Line &&
-		old.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0 && old.Anchor == "" && !explicitTag(old) {
-		text, err := m.renderScalar(nv)
-		if err == nil && !strings.Contains(text, "\n") {
-			raw := m.d.lines[key.Line-1]
-			nl := ""
-			if strings.HasSuffix(raw, "\n") {
-				raw, nl = raw[:len(raw)-1], "\n"
-			}
-			start := byteCol(raw, old.Column)
-			stop := len(strings.TrimRight(raw, " \t\r"))
-			for _, c := range []string{old.LineComment, key.LineComment} {
-				if c != "" {
-					if i := strings.LastIndex(raw, c); i >= start {
-						stop = len(strings.TrimRight(raw[:i], " \t"))
-					}
-				}
-			}
-			if stop >= start {
-				m.edits = append(m.edits, yedit{from: key.Line, to: key.Line, text: raw[:start] + text + raw[stop:] + nl, depth: depth})
-				return true
-			}
-		}
-	}
-	return m.replaceEntry(key, nv, end, depth)
-}
-
-func explicitTag(n *yaml.Node) bool {
-	return n.Tag != "" && n.Tag != n.ShortTag() && !strings.HasPrefix(n.Tag, "!!") || n.Style&yaml.TaggedStyle != 0
-}
-
-// replaceEntry rewrites the lines of key's entry, from the key to end,
-// with the entry written from nodes. The head comment above stays.
-func (m *ymerger) replaceEntry(key, val *yaml.Node, end, depth int) bool {
-	k := *key
-	k.HeadComment, k.FootComment = "", ""
-	pre := m.prefix(key)
-	text, err := m.renderEntries([]*yaml.Node{&k, val}, pre)
-	if err != nil {
-		return false
-	}
-	m.edits = append(m.edits, yedit{from: key.Line, to: end, text: text, depth: depth})
-	return true
-}
-
-// renderEntries writes mapping entries indented by indent.
-func (m *ymerger) renderEntries(kv []*yaml.Node, indent string) (string, error) {
-	out, err := m.encode(&yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: kv})
-	if err != nil {
-		return "", err
-	}
-	lines := strings.SplitAfter(out, "\n")
-	var b strings.Builder
-	for _, l := range lines {
-		if l == "" {
-			continue
-		}
-		b.WriteString(indent)
-		b.WriteString(l)
-	}
-	return b.String(), nil
-}
-
-func (m *ymerger) renderScalar(n *yaml.Node) (string, error) {
-	c := *n
-	c.HeadComment, c.LineComment, c.FootComment = "", "", ""
-	out, err := m.encode(&c)
-	return strings.TrimSuffix(out, "\n"), err
-}
-
-func (m *ymerger) encode(n *yaml.Node) (string, error) {
+func encodeYAML(n *yaml.Node, st ystyle) (string, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(m.st.unit)
-	if m.st.compact {
+	enc.SetIndent(st.unit)
+	if st.compact {
 		enc.CompactSeqIndent()
 	}
 	if err := enc.Encode(n); err != nil {
@@ -440,46 +265,6 @@ func (m *ymerger) encode(n *yaml.Node) (string, error) {
 		return "", err
 	}
 	return buf.String(), nil
-}
-
-// apply writes the base text with the edits.
-func (m *ymerger) apply() string {
-	es := m.edits
-	sort.SliceStable(es, func(i, j int) bool {
-		if es[i].from != es[j].from {
-			return es[i].from < es[j].from
-		}
-		ii, ij := es[i].to < es[i].from, es[j].to < es[j].from
-		if ii != ij {
-			return ii // insertions first
-		}
-		return es[i].depth > es[j].depth
-	})
-	lines := m.d.lines
-	// An insertion after a last line without "\n" needs one.
-	if n := len(lines); n > 0 && !strings.HasSuffix(lines[n-1], "\n") {
-		for _, e := range es {
-			if e.from > n {
-				lines = append(append([]string{}, lines[:n-1]...), lines[n-1]+"\n")
-				break
-			}
-		}
-	}
-	var b strings.Builder
-	pos := 1
-	for _, e := range es {
-		for ; pos < e.from && pos <= len(lines); pos++ {
-			b.WriteString(lines[pos-1])
-		}
-		b.WriteString(e.text)
-		if e.to+1 > pos {
-			pos = e.to + 1
-		}
-	}
-	for ; pos <= len(lines); pos++ {
-		b.WriteString(lines[pos-1])
-	}
-	return b.String()
 }
 
 func detectYAMLStyle(roots ...*yaml.Node) ystyle {
@@ -546,7 +331,7 @@ func mergeNode(b, patch *yaml.Node) *yaml.Node {
 		case idx >= 0:
 			b.Content[idx+1] = mergeNode(b.Content[idx+1], pv)
 		case !isNull(pv):
-			b.Content = append(b.Content, cleanKey(pk), stripNulls(pv))
+			b.Content = append(b.Content, copyNode(pk), stripNulls(pv))
 		}
 	}
 	return b
@@ -571,11 +356,6 @@ func stripNulls(n *yaml.Node) *yaml.Node {
 		n.Content = kept
 	}
 	strip(c)
-	return c
-}
-
-func cleanKey(k *yaml.Node) *yaml.Node {
-	c := copyNode(k)
 	return c
 }
 
@@ -693,13 +473,14 @@ func referenceMerge(base, overlay *yaml.Node) (any, error) {
 	return MergePatch(b, o), nil
 }
 
-// yamlMeans tells whether text parses to want.
+// yamlMeans tells whether text parses, as Check parses (one document,
+// nothing after it), to want.
 func yamlMeans(text string, want any) (bool, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+	d, err := parseYAML(text, "result")
+	if err != nil {
 		return false, err
 	}
-	got, err := nodeValue(&doc)
+	got, err := nodeValue(d.doc)
 	if err != nil {
 		return false, err
 	}

@@ -109,6 +109,20 @@ func jsonScalar(tag, value string) string {
 // jsonQuote writes s as a JSON string. Unlike encoding/json it leaves <, >
 // and & alone: the text is configuration, not HTML.
 func jsonQuote(s string) string {
+	return doubleQuote(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+}
+
+// yamlDoubleQuote writes s as a YAML double-quoted scalar on one line.
+// YAML accepts every JSON escape; characters YAML does not allow raw
+// (controls, NEL, the line and paragraph separators, the byte order mark)
+// are escaped too.
+func yamlDoubleQuote(s string) string {
+	return doubleQuote(s, func(r rune) bool { return !yamlPrintable(r) })
+}
+
+// doubleQuote writes s between double quotes with the escapes JSON and YAML
+// share, escaping as \u (or \U beyond the BMP) what the host cannot hold raw.
+func doubleQuote(s string, escape func(rune) bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
@@ -127,8 +141,14 @@ func jsonQuote(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			writeU4(&b, r)
+		case escape(r):
+			if r > 0xffff {
+				b.WriteString(`\U`)
+				b.WriteString(strings.Repeat("0", 8-len(hexOf(r))))
+				b.WriteString(hexOf(r))
+			} else {
+				writeU4(&b, r)
+			}
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -145,46 +165,6 @@ func writeU4(b *strings.Builder, r rune) {
 	b.WriteByte(hex[r>>8&0xf])
 	b.WriteByte(hex[r>>4&0xf])
 	b.WriteByte(hex[r&0xf])
-}
-
-// yamlDoubleQuote writes s as a YAML double-quoted scalar on one line.
-// YAML accepts every JSON escape; characters YAML does not allow raw
-// (controls, NEL, the line and paragraph separators, the byte order mark)
-// are escaped too.
-func yamlDoubleQuote(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteString(`\ufffd`)
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case !yamlPrintable(r):
-			if r > 0xffff {
-				b.WriteString(`\U`)
-				b.WriteString(strings.Repeat("0", 8-len(hexOf(r))))
-				b.WriteString(hexOf(r))
-			} else {
-				writeU4(&b, r)
-			}
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 func hexOf(r rune) string {

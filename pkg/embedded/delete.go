@@ -89,29 +89,7 @@ func SetText(text string, path fieldpath.Path, opts Options, value string) (stri
 // GetText returns the source text of the values the path leads to, as Get
 // finds them: a value's own bytes, without a YAML anchor, tag or comment.
 func GetText(text string, path fieldpath.Path, opts Options) ([]string, error) {
-	d, err := parseCached(text, opts)
-	if err != nil {
-		return nil, err
-	}
-	places, err := d.resolve(d.root, path, 0, nil, nil, false, false)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, p := range places {
-		if p.kind == inString {
-			inner := opts
-			inner.Where = joinPath(opts.Where, path[:p.at])
-			vs, err := GetText(p.n.value, path[p.at:], inner)
-			if err != nil {
-				return nil, shift(err, p.at)
-			}
-			out = append(out, vs...)
-			continue
-		}
-		out = append(out, d.text[p.n.start:p.n.end])
-	}
-	return out, nil
+	return gather(text, path, opts, GetText, func(d *doc, n *node) string { return d.text[n.start:n.end] })
 }
 
 // Check reports whether text is a document of format f as this package

@@ -58,6 +58,14 @@ func (e *Error) Error() string { return e.Msg }
 // parsed in turn when segments remain. The returned nodes must not be
 // modified.
 func Get(text string, path fieldpath.Path, opts Options) ([]*yaml.Node, error) {
+	return gather(text, path, opts, Get, (*doc).toYAML)
+}
+
+// gather resolves a path in text and collects what leaf makes of each value
+// it reaches, continuing with next inside strings that hold documents: the
+// one walk behind Get and GetText.
+func gather[T any](text string, path fieldpath.Path, opts Options,
+	next func(string, fieldpath.Path, Options) ([]T, error), leaf func(*doc, *node) T) ([]T, error) {
 	d, err := parseCached(text, opts)
 	if err != nil {
 		return nil, err
@@ -66,19 +74,19 @@ func Get(text string, path fieldpath.Path, opts Options) ([]*yaml.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*yaml.Node
+	var out []T
 	for _, p := range places {
 		if p.kind == inString {
 			inner := opts
 			inner.Where = joinPath(opts.Where, path[:p.at])
-			vs, err := Get(p.n.value, path[p.at:], inner)
+			vs, err := next(p.n.value, path[p.at:], inner)
 			if err != nil {
 				return nil, shift(err, p.at)
 			}
 			out = append(out, vs...)
 			continue
 		}
-		out = append(out, d.toYAML(p.n))
+		out = append(out, leaf(d, p.n))
 	}
 	return out, nil
 }

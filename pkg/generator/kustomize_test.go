@@ -4,12 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
-	"sigs.k8s.io/kustomize/kyaml/kio"
+	"github.com/patchwork-krm/patchwork/pkg/fnrun/fnruntest"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 )
 
 // The kustomization in hash/testdata/kustomize, run through this function
@@ -30,7 +31,7 @@ func TestCreateMatchesKustomize(t *testing.T) {
 	if out := Function.Process(req); out.Failed {
 		t.Fatalf("run failed: %v", out.Results)
 	}
-	want := readNodes(t, filepath.Join("hash", "testdata", "kustomize-v5.8.2-output.yaml"))
+	want := fnruntest.ReadResources(t, filepath.Join("hash", "testdata", "kustomize-v5.8.2-output.yaml"))
 	if len(req.Items) != len(want) {
 		t.Fatalf("generated %d resources, kustomize %d", len(req.Items), len(want))
 	}
@@ -67,17 +68,4 @@ func plainForm(t *testing.T, n *yaml.RNode) map[string]any {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func readNodes(t *testing.T, path string) []*yaml.RNode {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodes, err := (&kio.ByteReader{Reader: strings.NewReader(string(b)), OmitReaderAnnotations: true}).Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return nodes
 }

@@ -22,9 +22,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 )
 
 // RunGolden runs every case directory below dir.
@@ -146,4 +148,19 @@ func checkLines(t *testing.T, what, want string, got []string) {
 			t.Errorf("expected %s results to contain %q; got:\n%s", what, line, all)
 		}
 	}
+}
+
+// ReadResources reads a file of YAML resources as they are, for tests that
+// compare with saved output.
+func ReadResources(t testing.TB, path string) []*yaml.RNode {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return nodes
 }

@@ -1,26 +1,13 @@
 package hash
 
 import (
-	"os"
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/kustomize/kyaml/kio"
+	"github.com/patchwork-krm/patchwork/pkg/fnrun/fnruntest"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
-
-func read(t *testing.T, path string) []*yaml.RNode {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodes, err := (&kio.ByteReader{Reader: strings.NewReader(string(b)), OmitReaderAnnotations: true}).Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return nodes
-}
 
 // splitName splits "name-xxxxxxxxxx" into name and suffix.
 func splitName(t *testing.T, full string) (string, string) {
@@ -39,7 +26,7 @@ func splitName(t *testing.T, full string) (string, string) {
 // binaryData, multi-line values, Secret types, long base64 values broken
 // into lines, empty ConfigMaps and Secrets, labels and annotations.
 func TestSuffixMatchesKustomizeBuild(t *testing.T) {
-	nodes := read(t, "testdata/kustomize-v5.8.2-output.yaml")
+	nodes := fnruntest.ReadResources(t, "testdata/kustomize-v5.8.2-output.yaml")
 	if len(nodes) < 10 {
 		t.Fatalf("only %d resources in the fixture", len(nodes))
 	}
@@ -63,11 +50,11 @@ func TestSuffixMatchesKustomizeBuild(t *testing.T) {
 // generator's resources as written (before kustomize re-serialised them).
 func TestSuffixMatchesKustomizeForUnusualContent(t *testing.T) {
 	byName := map[string]string{}
-	for _, n := range read(t, "testdata/exec-generator-v5.8.2-output.yaml") {
+	for _, n := range fnruntest.ReadResources(t, "testdata/exec-generator-v5.8.2-output.yaml") {
 		name, suffix := splitName(t, n.GetName())
 		byName[n.GetKind()+"/"+name] = suffix
 	}
-	for _, n := range read(t, "testdata/exec-generator/resources.yaml") {
+	for _, n := range fnruntest.ReadResources(t, "testdata/exec-generator/resources.yaml") {
 		want, ok := byName[n.GetKind()+"/"+n.GetName()]
 		if !ok {
 			t.Fatalf("%s %s missing from kustomize's output", n.GetKind(), n.GetName())

@@ -5,7 +5,12 @@ BIN := bin
 VERSION ?= v0.1.0
 GO ?= go
 
-.PHONY: all build test unit e2e bench fuzz lint images demo generate clean
+.PHONY: all build tools test test-short unit e2e bench fuzz lint images demo generate clean
+
+# Tools the tests need, pinned and project-local (build/tools.sh): kustomize
+# in bin/tools/, podman and runc through apt when root.
+TOOLS := $(CURDIR)/bin/tools
+TEST_ENV := PATH=$(TOOLS):$$PATH KUSTOMIZE=$(TOOLS)/kustomize
 
 all: build
 
@@ -16,16 +21,28 @@ build:
 	  if [ -d functions/$$f ]; then CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN)/$$f ./functions/$$f || exit 1; fi; \
 	done
 
-# Unit, golden and end-to-end tests.
+tools:
+	@./build/tools.sh all
+
+# Unit, golden and end-to-end tests: what CI runs.
 test: build
+	@./build/tools.sh all
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(TEST_ENV) $(GO) test -count=1 ./...
+
+# The same without building and running container images: a quick local loop
+# that needs neither podman nor runc.
+test-short: build
+	@./build/tools.sh kustomize
+	$(GO) vet ./...
+	$(TEST_ENV) $(GO) test -short -count=1 ./...
 
 unit:
 	$(GO) test ./pkg/... ./functions/...
 
 e2e: build
-	$(GO) test -count=1 ./e2e/...
+	@./build/tools.sh all
+	$(TEST_ENV) $(GO) test -count=1 ./e2e/...
 
 # Benchmarks: every figure is printed beside the identity pass it is measured against.
 bench:
@@ -52,6 +69,7 @@ images: build
 	./build/images.sh $(VERSION) $(FUNCTIONS)
 
 demo: build
+	@command -v kpt >/dev/null || { echo "make demo needs kpt: see https://kpt.dev/installation/ (a release binary on PATH is enough)" >&2; exit 1; }
 	./build/demo.sh
 
 clean:

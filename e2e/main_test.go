@@ -149,22 +149,11 @@ func knownFunctions(t *testing.T) []string {
 	return names
 }
 
-// tool finds a client on PATH; kustomize also where `go install` puts it.
-// Absent is a failure with the way to install it.
+// tool finds a client on PATH. Absent is a failure with the way to install it.
 func tool(t *testing.T, name, install string) string {
 	t.Helper()
 	if p, err := exec.LookPath(name); err == nil {
 		return p
-	}
-	if name == "kustomize" {
-		if out, err := exec.Command(goTool(), "env", "GOPATH").Output(); err == nil {
-			for _, dir := range filepath.SplitList(strings.TrimSpace(string(out))) {
-				p := filepath.Join(dir, "bin", name)
-				if _, err := os.Stat(p); err == nil {
-					return p
-				}
-			}
-		}
 	}
 	t.Fatalf("%s is not installed: %s", name, install)
 	return ""
@@ -174,14 +163,30 @@ func kpt(t *testing.T) string {
 	return tool(t, "kpt", "see https://kpt.dev/installation/ (CI has it at /usr/bin/kpt)")
 }
 
+// kustomize is the pinned kustomize that `make tools` (build/tools.sh) builds
+// into bin/tools: $KUSTOMIZE, as make passes it, or bin/tools/kustomize. One
+// a developer installed by hand is never used, so every machine tests the
+// same version.
 func kustomize(t *testing.T) string {
-	return tool(t, "kustomize", "GOTOOLCHAIN=local go install sigs.k8s.io/kustomize/kustomize/v5@v5.8.2")
+	t.Helper()
+	p := os.Getenv("KUSTOMIZE")
+	if p == "" {
+		p = filepath.Join(env.root, "bin", "tools", "kustomize")
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("kustomize is not at %s: run `make tools` (builds the pinned kustomize v5.8.2 into bin/tools)", p)
+	}
+	return p
 }
 
 // podman returns podman's path. Without podman the image tests are skipped
-// on a developer's machine, but fail in CI (CI=true), which must run them.
+// on a developer's machine, but fail in CI (CI=true), which must run them;
+// -short skips them everywhere.
 func podman(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("image tests skipped by -short (make test-short)")
+	}
 	p, err := exec.LookPath("podman")
 	if err != nil {
 		if env.ci {

@@ -4,8 +4,11 @@ FUNCTIONS := multi-patch podspec-patch structured-replacement merge-values-gener
 BIN := bin
 VERSION ?= v0.1.0
 GO ?= go
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+# Stripped binaries that know their version (`<function> --version`).
+LDFLAGS := -s -w -X github.com/patchwork-krm/patchwork/pkg/fnrun.version=$(VERSION) -X github.com/patchwork-krm/patchwork/pkg/fnrun.commit=$(COMMIT)
 
-.PHONY: all build tools test test-short unit e2e bench fuzz lint images demo generate clean
+.PHONY: all build release tools test test-short unit e2e bench fuzz lint images demo generate clean
 
 # Tools the tests need, pinned and project-local (build/tools.sh): kustomize
 # in bin/tools/, podman and runc through apt when root.
@@ -18,7 +21,7 @@ all: build
 build:
 	@mkdir -p $(BIN)
 	@for f in $(FUNCTIONS); do \
-	  if [ -d functions/$$f ]; then CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN)/$$f ./functions/$$f || exit 1; fi; \
+	  if [ -d functions/$$f ]; then CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/$$f ./functions/$$f || exit 1; fi; \
 	done
 
 tools:
@@ -65,6 +68,13 @@ lint:
 generate:
 	$(GO) generate ./...
 
+# Release artifacts in dist/: static binaries for linux/amd64, linux/arm64 and
+# darwin/arm64, SHA256SUMS, and one multi-arch image (linux/amd64 + arm64) per
+# function tagged vX.Y.Z, vX.Y and vX. Offline: no base image is pulled.
+release:
+	@[[ "$(VERSION)" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$$ ]] || { echo "make release VERSION=vX.Y.Z (got $(VERSION))" >&2; exit 1; }
+	./build/release.sh $(VERSION) $(FUNCTIONS)
+
 images: build
 	./build/images.sh $(VERSION) $(FUNCTIONS)
 
@@ -73,4 +83,4 @@ demo: build
 	./build/demo.sh
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist

@@ -28,6 +28,11 @@ func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Write
 		fmt.Fprint(stdout, f.usage())
 		return 0
 	}
+	if len(args) > 0 && args[0] == "--version" {
+		ver, rev := Version()
+		fmt.Fprintf(stdout, "%s %s (commit %s)\n", f.Name, ver, rev)
+		return 0
+	}
 	if len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
 		fmt.Fprintf(stderr, "%s: unknown flag %s\n\n%s", f.Name, args[0], f.usage())
 		return 2
@@ -56,6 +61,7 @@ func (f Function) usage() string {
 		{f.Name + " CONFIG [FILE...]", "standalone: apply CONFIG to the resources in FILEs"},
 		{"", "(stdin when none or \"-\") and print them"},
 		{f.Name + " --help", "this text"},
+		{f.Name + " --version", "the release and commit this binary was built from"},
 	} {
 		fmt.Fprintf(&b, "  %-*s  %s\n", len(f.Name)+17, l[0], l[1])
 	}

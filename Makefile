@@ -31,13 +31,16 @@ tools:
 test: build
 	@./build/tools.sh all
 	$(GO) vet ./...
+	$(TOOLS)/actionlint
 	$(TEST_ENV) $(GO) test -count=1 ./...
 
 # The same without building and running container images: a quick local loop
 # that needs neither podman nor runc.
 test-short: build
 	@./build/tools.sh kustomize
+	@./build/tools.sh actionlint
 	$(GO) vet ./...
+	$(TOOLS)/actionlint
 	$(TEST_ENV) $(GO) test -short -count=1 ./...
 
 unit:
@@ -62,6 +65,8 @@ fuzz:
 	done
 
 lint:
+	@./build/tools.sh actionlint
+	$(TOOLS)/actionlint
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 

@@ -4,14 +4,16 @@
 #
 #   kustomize  pinned, built from the Go module proxy into bin/tools/ (never the
 #              one a developer may have on PATH)
+#   actionlint pinned, built the same way, to lint .github/workflows
 #   podman     with runc, through apt when running as root; otherwise a one-line
 #              instruction and exit 1
 #
-#   build/tools.sh kustomize|podman|all
+#   build/tools.sh kustomize|actionlint|podman|all
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 KUSTOMIZE_VERSION=${KUSTOMIZE_VERSION:-v5.8.2}
+ACTIONLINT_VERSION=v1.7.12
 tools=$root/bin/tools
 
 kustomize() {
@@ -23,6 +25,15 @@ kustomize() {
   echo "tools: building kustomize $KUSTOMIZE_VERSION into bin/tools/ (Go module proxy)"
   mkdir -p "$tools"
   GOBIN=$tools GOTOOLCHAIN=local go install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
+}
+
+actionlint() {
+  if [ -x "$tools/actionlint" ] && [ "$("$tools/actionlint" --version | head -1)" = "$ACTIONLINT_VERSION" ]; then
+    return 0
+  fi
+  echo "tools: building actionlint $ACTIONLINT_VERSION into bin/tools/ (Go module proxy)"
+  mkdir -p "$tools"
+  GOBIN=$tools GOTOOLCHAIN=local go install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
 }
 
 podman() {
@@ -43,7 +54,8 @@ podman() {
 
 case ${1:-all} in
   kustomize) kustomize ;;
+  actionlint) actionlint ;;
   podman) podman ;;
-  all) kustomize; podman ;;
-  *) echo "usage: $0 kustomize|podman|all" >&2; exit 2 ;;
+  all) kustomize; actionlint; podman ;;
+  *) echo "usage: $0 kustomize|actionlint|podman|all" >&2; exit 2 ;;
 esac

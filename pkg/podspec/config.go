@@ -18,6 +18,9 @@ type Config struct {
 	Metadata       map[string]any `json:"metadata,omitempty"`
 	PatchesPodSpec []Patch        `json:"patchesPodSpec"`
 	PodSpecPaths   []PodSpecPath  `json:"podSpecPaths,omitempty"`
+	// Strict makes a patch field the PodSpec or Container does not have
+	// (imagePullPolice) an error instead of a warning.
+	Strict bool `json:"strict,omitempty"`
 }
 
 // Patch is one entry of patchesPodSpec.

@@ -46,7 +46,10 @@ type compiled struct {
 	// adds names the containers and init containers the PodSpec patch
 	// names: in a workload this entry selects, no containerPatch of the
 	// config reaches them.
-	adds      []string
+	adds []string
+	// typos are the fields of the patches the PodSpec or Container does
+	// not have, as messages.
+	typos     []string
 	inits     bool
 	onNoMatch string
 }
@@ -64,6 +67,13 @@ func run(req *fnrun.Request) error {
 		if err != nil {
 			errs = append(errs, fnrun.Errorf(name, nil, "", "%v", err))
 			continue
+		}
+		for _, typo := range c.typos {
+			if cfg.Strict {
+				errs = append(errs, fnrun.Errorf(name, nil, "", "%s (strict: true makes this an error)", typo))
+			} else {
+				req.Results = append(req.Results, fnrun.Warningf(name, nil, "", "%s", typo))
+			}
 		}
 		entries = append(entries, c)
 	}
@@ -137,11 +147,13 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 		if c.podSpec, err = parsePodSpecPatch(text); err != nil {
 			return nil, fmt.Errorf("patch: %w", err)
 		}
+		c.typos = append(c.typos, typos("patch", c.podSpec, podSpecShape())...)
 	}
 	if p.ContainerPatch != "" {
 		if err := c.parseContainerPatch(p.ContainerPatch); err != nil {
 			return nil, fmt.Errorf("containerPatch: %w", err)
 		}
+		c.typos = append(c.typos, typos("containerPatch", c.container, containerShape())...)
 	} else if p.ContainerNames != "" || p.RejectContainerNames != "" || p.InitContainers {
 		return nil, fmt.Errorf("containerNames, rejectContainerNames and initContainers choose where containerPatch applies, and there is no containerPatch")
 	}
@@ -337,4 +349,26 @@ func joinPath(a, b string) string {
 		return a
 	}
 	return a + "." + b
+}
+
+// podSpecShape is the shape of a PodSpec, for catching misspelled fields.
+func podSpecShape() schema.Shape {
+	spec, _ := schema.Builtin().Shape("v1", "Pod").Field("spec")
+	return spec
+}
+
+// containerShape is the shape of a Container.
+func containerShape() schema.Shape {
+	containers, _ := podSpecShape().Field("containers")
+	return containers.Elem()
+}
+
+// typos lists, as messages, the fields of a strategic patch (nil: none) the
+// shape does not have.
+func typos(what string, patch *yaml.RNode, sh schema.Shape) []string {
+	var out []string
+	for _, u := range schema.UnknownFields(patch, sh) {
+		out = append(out, what+": "+u.String())
+	}
+	return out
 }

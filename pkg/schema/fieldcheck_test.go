@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -206,4 +207,39 @@ func BenchmarkUnknownFields(b *testing.B) {
 			b.Fatal("unexpected unknown fields")
 		}
 	}
+}
+
+// FuzzUnknownFields checks patches of any form against a built-in and a CRD
+// shape: never a panic, never more than maxUnknownFields, and a suggestion
+// is always a different name.
+func FuzzUnknownFields(f *testing.F) {
+	f.Add([]byte("spec:\n  replica: 3\n  template: {spec: {containers: [{name: a, envv: []}]}}\n"))
+	f.Add([]byte("a: &x {b: *x}\n"))
+	f.Add([]byte("- 1\n- {a: b}\n"))
+	crds := parse(f, fooCRD)
+	s, err := Builtin().WithCRDs(crds)
+	if err != nil {
+		f.Fatal(err)
+	}
+	crdGroup, crdKind := "", ""
+	for k := range s.shapes {
+		crdGroup, crdKind = k.apiVersion, k.kind
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var n yaml.Node
+		if yaml.NewDecoder(bytes.NewReader(data)).Decode(&n) != nil {
+			return
+		}
+		for _, sh := range []Shape{Builtin().Shape("apps/v1", "Deployment"), s.Shape(crdGroup, crdKind)} {
+			got := UnknownFields(yaml.NewRNode(&n), sh)
+			if len(got) > maxUnknownFields {
+				t.Fatalf("%d unknown fields reported", len(got))
+			}
+			for _, u := range got {
+				if u.Suggestion != "" && u.Suggestion == u.Field {
+					t.Fatalf("suggests the field itself: %+v", u)
+				}
+			}
+		}
+	})
 }

@@ -20,6 +20,9 @@ type Config struct {
 	Kind       string         `json:"kind"`
 	Metadata   map[string]any `json:"metadata,omitempty"`
 	Patches    []Patch        `json:"patches"`
+	// Strict makes a strategic or merge patch field the patched kind does
+	// not have (replica: 3) an error instead of a warning.
+	Strict bool `json:"strict,omitempty"`
 }
 
 // Patch is one entry of patches: a patch and the resources it applies to.
@@ -60,6 +63,7 @@ type patchTransformer struct {
 type entry struct {
 	name string
 	Patch
+	strict bool
 }
 
 // decode reads either config type into named entries.
@@ -91,7 +95,7 @@ func decode(config *yaml.RNode) ([]entry, error) {
 	}
 	entries := make([]entry, len(c.Patches))
 	for i, p := range c.Patches {
-		entries[i] = entry{name: fmt.Sprintf("patches[%d]", i), Patch: p}
+		entries[i] = entry{name: fmt.Sprintf("patches[%d]", i), Patch: p, strict: c.Strict}
 	}
 	return entries, nil
 }

@@ -102,6 +102,7 @@ type applier struct {
 	// checked remembers, per strategic document and kind, whether the
 	// document is valid for that kind's schema: checked once, reported once.
 	checked map[checkKey]error
+	typos   map[checkKey]bool // checkTypos (typos.go)
 }
 
 type checkKey struct {
@@ -157,6 +158,9 @@ func namespaced(n *yaml.RNode) string {
 
 func (a *applier) applyOne(c *compiled, d *document, i int) {
 	res := a.ix.Item(i)
+	if !a.checkTypos(c, d, res) {
+		return
+	}
 	var before identity
 	if d.touchesIdentity {
 		before = identityOf(res)

@@ -18,6 +18,9 @@ type Config struct {
 	Metadata       map[string]any `json:"metadata,omitempty"`
 	PatchesPodSpec []Patch        `json:"patchesPodSpec"`
 	PodSpecPaths   []PodSpecPath  `json:"podSpecPaths,omitempty"`
+	// Strict makes a patch field the PodSpec or Container does not have
+	// (imagePullPolice) an error instead of a warning.
+	Strict bool `json:"strict,omitempty"`
 }
 
 // Patch is one entry of patchesPodSpec.
@@ -35,8 +38,12 @@ type Patch struct {
 	// (strategic) or a list of JSON patch operations relative to it.
 	ContainerPatch string `json:"containerPatch,omitempty"`
 	// ContainerNames limits ContainerPatch to the containers whose whole
-	// name matches this regular expression.
+	// name matches this regular expression (RE2).
 	ContainerNames string `json:"containerNames,omitempty"`
+	// RejectContainerNames keeps ContainerPatch off the containers whose
+	// whole name matches this regular expression: RE2 has no lookahead, so
+	// "every container but istio-*" cannot be written in containerNames.
+	RejectContainerNames string `json:"rejectContainerNames,omitempty"`
 	// InitContainers extends ContainerPatch to the init containers.
 	InitContainers bool   `json:"initContainers,omitempty"`
 	OnNoMatch      string `json:"onNoMatch,omitempty"`
@@ -47,8 +54,11 @@ type PodSpecPath struct {
 	// Group of the kind; empty means the kind in any group.
 	Group string `json:"group,omitempty"`
 	Kind  string `json:"kind"`
-	// Path is a dotted field path, e.g. spec.runner.podSpec.
+	// Path is a field path, dotted (spec.runner.podSpec) or in kustomize's
+	// slash syntax (spec/runner/podSpec).
 	Path string `json:"path"`
+
+	segments []string // Path split into field names
 }
 
 func decode(config *yaml.RNode) (*Config, error) {
@@ -59,17 +69,37 @@ func decode(config *yaml.RNode) (*Config, error) {
 	if len(c.PatchesPodSpec) == 0 {
 		return nil, fmt.Errorf("PodSpecPatch %s: no patchesPodSpec", config.GetName())
 	}
-	for i, p := range c.PodSpecPaths {
+	for i := range c.PodSpecPaths {
+		p := &c.PodSpecPaths[i]
 		if p.Kind == "" || p.Path == "" {
 			return nil, fmt.Errorf("podSpecPaths[%d]: kind and path are required", i)
 		}
-		for _, seg := range strings.Split(p.Path, ".") {
-			if seg == "" {
-				return nil, fmt.Errorf("podSpecPaths[%d]: path %q has an empty segment", i, p.Path)
-			}
+		var err error
+		if p.segments, err = splitPath(p.Path); err != nil {
+			return nil, fmt.Errorf("podSpecPaths[%d]: %v", i, err)
 		}
 	}
 	return &c, nil
+}
+
+// splitPath reads a podSpecPaths path. kustomize's fieldSpecs write paths
+// with slashes (spec/template/spec), the rest of patchwork with dots: a path
+// holding a slash is read the kustomize way (its dots are then part of the
+// field names), any other path is dotted. A leading slash, as in a JSON
+// pointer, is allowed.
+func splitPath(path string) ([]string, error) {
+	sep := "."
+	if strings.Contains(path, "/") {
+		sep = "/"
+		path = strings.TrimPrefix(path, "/")
+	}
+	segs := strings.Split(path, sep)
+	for _, seg := range segs {
+		if seg == "" {
+			return nil, fmt.Errorf("path %q has an empty segment", path)
+		}
+	}
+	return segs, nil
 }
 
 // selection folds matchAnnotations into the entry's selectors: every target

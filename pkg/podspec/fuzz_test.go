@@ -22,15 +22,19 @@ func FuzzPodSpecPatch(f *testing.F) {
 		if containerPatch != "" && c.parseContainerPatch(containerPatch) != nil {
 			return
 		}
+		owned := map[string]bool{}
+		for _, name := range patchedNames(c.podSpec) {
+			owned[name] = true
+		}
 		w := yaml.MustParse("containers:\n- name: app\n  image: a\n  ports:\n  - containerPort: 80\ninitContainers:\n- name: init\n")
-		if _, err := c.apply(w, "spec"); err != nil {
+		if _, err := c.apply(w, "spec", owned); err != nil {
 			return
 		}
 		if c.ops != nil {
 			return
 		}
 		once := w.MustString()
-		if _, err := c.apply(w, "spec"); err != nil {
+		if _, err := c.apply(w, "spec", owned); err != nil {
 			t.Fatalf("second application failed")
 		}
 		if twice := w.MustString(); twice != once {

@@ -37,10 +37,10 @@ func newLocator(paths []PodSpecPath) *locator {
 	l := &locator{custom: map[[2]string][]string{}, anyGroup: map[string][]string{}}
 	for _, p := range paths {
 		if p.Group == "" {
-			l.anyGroup[p.Kind] = strings.Split(p.Path, ".")
+			l.anyGroup[p.Kind] = p.segments
 			continue
 		}
-		l.custom[[2]string{p.Group, p.Kind}] = strings.Split(p.Path, ".")
+		l.custom[[2]string{p.Group, p.Kind}] = p.segments
 	}
 	return l
 }
@@ -49,28 +49,34 @@ func newLocator(paths []PodSpecPath) *locator {
 // resource has none. A built-in or declared workload must hold a map at its
 // path; any other resource qualifies only with the common shape and a list
 // of containers, so that nothing without a PodSpec is ever touched.
-func (l *locator) find(r *yaml.RNode) (*yaml.RNode, string) {
+// missing is the podSpecPaths path declared for the resource's kind when
+// nothing (or no map) is there: most likely a wrong path, worth a warning.
+func (l *locator) find(r *yaml.RNode) (spec *yaml.RNode, path, missing string) {
 	group, _ := selector.SplitAPIVersion(r.GetApiVersion())
 	key := [2]string{group, r.GetKind()}
-	path, known := l.custom[key]
+	segs, declared := l.custom[key]
+	if !declared {
+		segs, declared = l.anyGroup[key[1]]
+	}
+	known := declared
 	if !known {
-		path, known = l.anyGroup[key[1]]
+		segs, known = builtinPaths[key]
 	}
 	if !known {
-		path, known = builtinPaths[key]
+		segs = commonShape
 	}
-	if !known {
-		path = commonShape
-	}
-	n, err := r.Pipe(yaml.Lookup(path...))
+	n, err := r.Pipe(yaml.Lookup(segs...))
 	if err != nil || n == nil || n.YNode().Kind != yaml.MappingNode {
-		return nil, ""
+		if declared {
+			return nil, "", strings.Join(segs, ".")
+		}
+		return nil, "", ""
 	}
 	if !known {
 		c := n.Field("containers")
 		if c == nil || c.Value.YNode().Kind != yaml.SequenceNode {
-			return nil, ""
+			return nil, "", ""
 		}
 	}
-	return n, strings.Join(path, ".")
+	return n, strings.Join(segs, "."), ""
 }

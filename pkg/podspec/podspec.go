@@ -6,6 +6,7 @@ package podspec
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
@@ -32,14 +33,23 @@ const (
 
 // compiled is a patchesPodSpec entry ready to run.
 type compiled struct {
-	name      string
-	set       selector.Set
-	sel       *selector.SetMatcher
-	podSpec   *yaml.RNode    // strategic PodSpec patch, or nil
-	container *yaml.RNode    // strategic container patch, or nil
-	ops       *jsonpatch.Ops // JSON container patch, or nil
-	names     *regexp.Regexp // containers containerPatch applies to; nil: all
-	namesExpr string
+	name       string
+	set        selector.Set
+	sel        *selector.SetMatcher
+	podSpec    *yaml.RNode    // strategic PodSpec patch, or nil
+	container  *yaml.RNode    // strategic container patch, or nil
+	ops        *jsonpatch.Ops // JSON container patch, or nil
+	names      *regexp.Regexp // containers containerPatch applies to; nil: all
+	namesExpr  string
+	rejectExpr string
+	reject     *regexp.Regexp // containers containerPatch never applies to; nil: none
+	// adds names the containers and init containers the PodSpec patch
+	// names: in a workload this entry selects, no containerPatch of the
+	// config reaches them.
+	adds []string
+	// typos are the fields of the patches the PodSpec or Container does
+	// not have, as messages.
+	typos     []string
 	inits     bool
 	onNoMatch string
 }
@@ -58,6 +68,13 @@ func run(req *fnrun.Request) error {
 			errs = append(errs, fnrun.Errorf(name, nil, "", "%v", err))
 			continue
 		}
+		for _, typo := range c.typos {
+			if cfg.Strict {
+				errs = append(errs, fnrun.Errorf(name, nil, "", "%s (strict: true makes this an error)", typo))
+			} else {
+				req.Results = append(req.Results, fnrun.Warningf(name, nil, "", "%s", typo))
+			}
+		}
 		entries = append(entries, c)
 	}
 	if len(errs) > 0 {
@@ -65,16 +82,30 @@ func run(req *fnrun.Request) error {
 	}
 	loc := newLocator(cfg.PodSpecPaths)
 	ix := selector.NewIndex(req.Items)
-	for _, c := range entries {
+	// Select for every entry first: the function edits PodSpecs only, never
+	// what selectors read, so this is what each entry would select in turn.
+	selected := make([][]int, len(entries))
+	for k, c := range entries {
+		selected[k] = c.sel.Select(ix)
+	}
+	owned := ownedContainers(entries, selected)
+	warned := map[int]bool{}
+	for k, c := range entries {
 		matched, containers := 0, 0
-		for _, i := range c.sel.Select(ix) {
+		for _, i := range selected[k] {
 			res := ix.Item(i)
-			spec, path := loc.find(res)
+			spec, path, missing := loc.find(res)
 			if spec == nil {
-				continue // no PodSpec: never touched, whatever it carries
+				// no PodSpec: never touched, whatever it carries
+				if missing != "" && !warned[i] {
+					warned[i] = true
+					req.Results = append(req.Results, fnrun.Warningf(c.name, res, missing,
+						"selected, but podSpecPaths declares its PodSpec here and there is none; left alone (check the path)"))
+				}
+				continue
 			}
 			matched++
-			n, err := c.apply(spec, path)
+			n, err := c.apply(spec, path, owned[i])
 			if err != nil {
 				errs = append(errs, fnrun.Errorf(c.name, res, err.path, "%s", err.msg))
 			}
@@ -83,8 +114,8 @@ func run(req *fnrun.Request) error {
 		switch {
 		case matched == 0:
 			req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.set.NoMatch())
-		case c.names != nil && containers == 0:
-			req.NoMatch(c.onNoMatch, c.name, fmt.Sprintf("containerNames %q matches no container in the %d selected workloads", c.namesExpr, matched))
+		case (c.names != nil || c.reject != nil) && containers == 0:
+			req.NoMatch(c.onNoMatch, c.name, fmt.Sprintf("%s matches no container in the %d selected workloads", c.describeContainers(), matched))
 		}
 	}
 	if len(errs) > 0 {
@@ -116,21 +147,101 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 		if c.podSpec, err = parsePodSpecPatch(text); err != nil {
 			return nil, fmt.Errorf("patch: %w", err)
 		}
+		c.typos = append(c.typos, typos("patch", c.podSpec, podSpecShape())...)
 	}
 	if p.ContainerPatch != "" {
 		if err := c.parseContainerPatch(p.ContainerPatch); err != nil {
 			return nil, fmt.Errorf("containerPatch: %w", err)
 		}
-	} else if p.ContainerNames != "" || p.InitContainers {
-		return nil, fmt.Errorf("containerNames and initContainers choose where containerPatch applies, and there is no containerPatch")
+		c.typos = append(c.typos, typos("containerPatch", c.container, containerShape())...)
+	} else if p.ContainerNames != "" || p.RejectContainerNames != "" || p.InitContainers {
+		return nil, fmt.Errorf("containerNames, rejectContainerNames and initContainers choose where containerPatch applies, and there is no containerPatch")
 	}
-	if p.ContainerNames != "" {
-		c.namesExpr = p.ContainerNames
-		if c.names, err = regexp.Compile("^(?:" + p.ContainerNames + ")$"); err != nil {
-			return nil, fmt.Errorf("containerNames: invalid regular expression %q: %v", p.ContainerNames, err)
+	if c.names, err = compileNames("containerNames", p.ContainerNames); err != nil {
+		return nil, err
+	}
+	c.namesExpr = p.ContainerNames
+	if c.reject, err = compileNames("rejectContainerNames", p.RejectContainerNames); err != nil {
+		return nil, err
+	}
+	c.rejectExpr = p.RejectContainerNames
+	c.adds = patchedNames(c.podSpec)
+	return c, nil
+}
+
+// compileNames compiles a container-name regular expression, anchored to
+// the whole name; "" gives nil.
+func compileNames(field, expr string) (*regexp.Regexp, error) {
+	if expr == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile("^(?:" + expr + ")$")
+	if err != nil {
+		hint := ""
+		if strings.Contains(expr, "(?!") || strings.Contains(expr, "(?=") || strings.Contains(expr, "(?<") {
+			hint = " (Go regular expressions are RE2: no lookaround; to leave containers out, use rejectContainerNames)"
+		}
+		return nil, fmt.Errorf("%s: invalid regular expression %q: %v%s", field, expr, err, hint)
+	}
+	return re, nil
+}
+
+// patchedNames lists the names of the containers and init containers a
+// PodSpec patch names.
+func patchedNames(patch *yaml.RNode) []string {
+	if patch == nil {
+		return nil
+	}
+	var names []string
+	for _, list := range []string{"containers", "initContainers"} {
+		f := patch.Field(list)
+		if f == nil || f.Value.YNode().Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, cn := range f.Value.YNode().Content {
+			if name, err := yaml.NewRNode(cn).GetString("name"); err == nil && name != "" {
+				names = append(names, name)
+			}
 		}
 	}
-	return c, nil
+	return names
+}
+
+// ownedContainers gives, for each selected workload, the names of the
+// containers a PodSpec patch of this config adds to it. They are never the
+// targets of the config's containerPatch: after the first run the sidecar
+// is already in the input, so "a container the patch just added" could not
+// be told from an application container on the next run, and the next run
+// would patch it. Naming is the one test both runs agree on.
+func ownedContainers(entries []*compiled, selected [][]int) map[int]map[string]bool {
+	owned := map[int]map[string]bool{}
+	for k, c := range entries {
+		if len(c.adds) == 0 {
+			continue
+		}
+		for _, i := range selected[k] {
+			if owned[i] == nil {
+				owned[i] = map[string]bool{}
+			}
+			for _, name := range c.adds {
+				owned[i][name] = true
+			}
+		}
+	}
+	return owned
+}
+
+// describeContainers says which containers the entry's containerPatch is
+// for, for messages.
+func (c *compiled) describeContainers() string {
+	var parts []string
+	if c.names != nil {
+		parts = append(parts, fmt.Sprintf("containerNames %q", c.namesExpr))
+	}
+	if c.reject != nil {
+		parts = append(parts, fmt.Sprintf("rejectContainerNames %q", c.rejectExpr))
+	}
+	return strings.Join(parts, " with ")
 }
 
 // parsePodSpecPatch reads a PodSpec patch and checks it once against the
@@ -182,9 +293,10 @@ func (c *compiled) parseContainerPatch(text string) error {
 type applyError struct{ path, msg string }
 
 // apply patches one PodSpec: the PodSpec patch first, then the container
-// patch on every chosen container — sidecars the first one added included.
-// It returns how many containers the container patch reached.
-func (c *compiled) apply(spec *yaml.RNode, path string) (int, *applyError) {
+// patch on every chosen container but those in owned (the containers the
+// config's PodSpec patches name). It returns how many containers the
+// container patch reached.
+func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool) (int, *applyError) {
 	if c.podSpec != nil {
 		if err := smp.Merge(spec, c.podSpec, schema.Builtin().Named(podSpecType)); err != nil {
 			if se, ok := err.(*smp.Error); ok {
@@ -209,7 +321,8 @@ func (c *compiled) apply(spec *yaml.RNode, path string) (int, *applyError) {
 		for _, cn := range f.Value.YNode().Content {
 			ctr := yaml.NewRNode(cn)
 			name, _ := ctr.GetString("name")
-			if c.names != nil && !c.names.MatchString(name) {
+			if owned[name] || (c.names != nil && !c.names.MatchString(name)) ||
+				(c.reject != nil && c.reject.MatchString(name)) {
 				continue
 			}
 			reached++
@@ -236,4 +349,26 @@ func joinPath(a, b string) string {
 		return a
 	}
 	return a + "." + b
+}
+
+// podSpecShape is the shape of a PodSpec, for catching misspelled fields.
+func podSpecShape() schema.Shape {
+	spec, _ := schema.Builtin().Shape("v1", "Pod").Field("spec")
+	return spec
+}
+
+// containerShape is the shape of a Container.
+func containerShape() schema.Shape {
+	containers, _ := podSpecShape().Field("containers")
+	return containers.Elem()
+}
+
+// typos lists, as messages, the fields of a strategic patch (nil: none) the
+// shape does not have.
+func typos(what string, patch *yaml.RNode, sh schema.Shape) []string {
+	var out []string
+	for _, u := range schema.UnknownFields(patch, sh) {
+		out = append(out, what+": "+u.String())
+	}
+	return out
 }

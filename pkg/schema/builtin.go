@@ -13,6 +13,9 @@ import "sync"
 type Schema struct {
 	kinds map[kindKey]*Type
 	named map[string]*Type
+	// shapes holds the field names of each kind, for catching typos
+	// (shape.go).
+	shapes map[kindKey]Shape
 	// base answers what this Schema does not know (the built-in types, for
 	// a Schema extended by CRDs).
 	base *Schema
@@ -80,6 +83,7 @@ type tableField struct {
 type tableKind struct {
 	apiVersion, kind string
 	typ              uint16
+	shape            uint16 // row of the kind in shapeData (shape.go)
 }
 
 // buildBuiltin turns the tables into the Type graph: one allocation for all
@@ -93,8 +97,9 @@ func buildBuiltin() *Schema {
 		return &types[i]
 	}
 	s := &Schema{
-		kinds: make(map[kindKey]*Type, len(builtinKinds)),
-		named: make(map[string]*Type, builtinNamed),
+		kinds:  make(map[kindKey]*Type, len(builtinKinds)),
+		named:  make(map[string]*Type, builtinNamed),
+		shapes: make(map[kindKey]Shape, len(builtinKinds)),
 	}
 	for i := 1; i < len(builtinTypes); i++ {
 		row, t := &builtinTypes[i], &types[i]
@@ -121,6 +126,7 @@ func buildBuiltin() *Schema {
 	}
 	for _, k := range builtinKinds {
 		s.kinds[kindKey{k.apiVersion, k.kind}] = ref(k.typ)
+		s.shapes[kindKey{k.apiVersion, k.kind}] = Shape{row: k.shape}
 	}
 	return s
 }

@@ -62,6 +62,7 @@ func (s *Schema) WithCRDs(items []*yaml.RNode) (*Schema, error) {
 			definedBy[k.key] = name
 			ext.kinds[k.key] = k.root
 		}
+		ext.addCRDShapes(item.YNode()) // field names, for typos in patches: crdshape.go
 	}
 	if ext == nil {
 		return s, nil

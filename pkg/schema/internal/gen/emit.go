@@ -87,11 +87,16 @@ func (g *graph) emit(version string, sources []string) ([]byte, error) {
 		fmt.Fprintf(&b, "\t%d: {%s},\n", n.index, n.row())
 	}
 	b.WriteString("}\n\n")
+	shapes, err := g.shapes()
+	if err != nil {
+		return nil, err
+	}
 	b.WriteString("var builtinKinds = [...]tableKind{\n")
-	for _, k := range g.kinds {
-		fmt.Fprintf(&b, "\t{%q, %q, %d},\n", k.apiVersion, k.kind, g.named[k.typeName].index)
+	for i, k := range g.kinds {
+		fmt.Fprintf(&b, "\t{%q, %q, %d, %d},\n", k.apiVersion, k.kind, g.named[k.typeName].index, shapes.kinds[i])
 	}
 	b.WriteString("}\n")
+	shapes.write(&b)
 	return b.Bytes(), nil
 }
 

@@ -192,7 +192,7 @@ func TestGraph(t *testing.T) {
 	}
 	for _, want := range []string{
 		`const KubernetesVersion = "1.99.1"`,
-		`{"x.example.io/v1", "Thing", 1}`,
+		`{"x.example.io/v1", "Thing", 1, 1}`,
 		`keys: []string{"port", "protocol"}, defaults: []string{"protocol", "TCP"}`,
 		`retainKeys: true`,
 	} {
@@ -200,8 +200,11 @@ func TestGraph(t *testing.T) {
 			t.Errorf("output lacks %s:\n%s", want, src)
 		}
 	}
+	// the merge tables keep only what merging needs (the shape tables,
+	// after them, name every field)
+	mergeTables, _, _ := strings.Cut(string(src), "var builtinKinds")
 	for _, unwanted := range []string{"Port\"", "labels", "args", "otherStrategy"} {
-		if strings.Contains(string(src), unwanted) {
+		if strings.Contains(mergeTables, unwanted) {
 			t.Errorf("output keeps %s:\n%s", unwanted, src)
 		}
 	}
@@ -216,5 +219,44 @@ func TestSchemaPrefix(t *testing.T) {
 		if got := schemaPrefix(in); got != want {
 			t.Errorf("schemaPrefix(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestShapes reads the shape tables back: every field of every type
+// reachable from a kind, with the shapes below.
+func TestShapes(t *testing.T) {
+	g := testGraph(t)
+	st, err := g.shapes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var show func(off, depth int) string
+	show = func(off, depth int) string {
+		if off == 0 {
+			return "*"
+		}
+		if depth > 5 {
+			return "..."
+		}
+		head := int(st.data[off])
+		switch head & 3 {
+		case shapeObject:
+			var fs []string
+			for i := range head >> 2 {
+				name := st.names[st.data[off+1+2*i]]
+				fs = append(fs, name+":"+show(int(st.data[off+2+2*i]), depth+1))
+			}
+			return "{" + strings.Join(fs, " ") + "}"
+		case shapeMap:
+			return "map[" + show(int(st.data[off+1]), depth+1) + "]"
+		case shapeList:
+			return "[" + show(int(st.data[off+1]), depth+1) + "]"
+		}
+		return "?"
+	}
+	got := show(st.kinds[0], 0)
+	want := "{metadata:{finalizers:* labels:*} spec:{args:* conditions:[{type:*}] hosts:* otherStrategy:{type:*} ports:[{port:* protocol:*}] refs:[{name:*}] strategy:{type:*}}}"
+	if got != want {
+		t.Errorf("Thing's shape:\n got %s\nwant %s", got, want)
 	}
 }

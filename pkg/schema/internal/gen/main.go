@@ -11,7 +11,9 @@
 //     (patchStrategy, patchMergeKey) and the +default= markers.
 //
 // and writes compact Go tables (see ../../builtin.go) holding only what
-// merging needs. Usage, from package schema:
+// merging needs, then the shape tables (see shapes.go and ../../shape.go):
+// the field names of every type reachable from a kind, for catching typos
+// in patches. Usage, from package schema:
 //
 //	go run ./internal/gen -version v0.37.2 -o zz_builtin.go
 //

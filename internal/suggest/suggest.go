@@ -1,0 +1,88 @@
+// Package suggest finds the name a user most likely meant when the one they
+// wrote does not exist: a field of a patch, a config field, a kind, a
+// resource name. "did you mean replicas?" is worth more than a list of every
+// valid name.
+package suggest
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Nearest returns the candidate closest to word, or "" when none is close
+// enough to be a likely typo. Closeness is the optimal-string-alignment edit
+// distance (insertions, deletions, substitutions and swaps of neighbours
+// each cost one) between the lower-cased strings; a candidate equal but for
+// case is always close. The allowed distance grows with the word: one edit
+// for up to four characters, then one more per four characters, at most
+// three, and fewer than the word has characters. Ties go to the earlier candidate, so callers pass them in a
+// stable order.
+func Nearest(word string, candidates []string) string {
+	best, bestDist := "", -1
+	limit := Limit(word)
+	lw := strings.ToLower(word)
+	for _, c := range candidates {
+		if c == word {
+			continue
+		}
+		d := Distance(lw, strings.ToLower(c), limit)
+		if d > limit || (d > 0 && d >= utf8.RuneCountInString(word)) {
+			continue // too far, or nothing of the word is left
+		}
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// Limit is the largest edit distance Nearest accepts for word.
+func Limit(word string) int {
+	n := utf8.RuneCountInString(word)
+	l := 1 + (n-1)/4
+	if l > 3 {
+		l = 3
+	}
+	if l < 1 {
+		l = 1
+	}
+	return l
+}
+
+// Distance is the optimal-string-alignment distance between a and b,
+// counted in runes. It stops early and returns a value above max once the
+// distance is known to exceed max.
+func Distance(a, b string, max int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d > max || -d > max {
+		return max + 1
+	}
+	// three rows: two back (for swaps), previous, current
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > max {
+			return max + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}

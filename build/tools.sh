@@ -5,8 +5,9 @@
 #   kustomize  pinned, built from the Go module proxy into bin/tools/ (never the
 #              one a developer may have on PATH)
 #   actionlint pinned, built the same way, to lint .github/workflows
-#   podman     with runc, through apt when running as root; otherwise a one-line
-#              instruction and exit 1
+#   podman     with runc and podman-docker (the `docker` CLI kustomize runs
+#              container functions with), through apt when running as root;
+#              otherwise a one-line instruction and exit 1
 #
 #   build/tools.sh kustomize|actionlint|podman|all
 set -euo pipefail
@@ -37,18 +38,19 @@ actionlint() {
 }
 
 podman() {
-  local need=()
-  command -v podman >/dev/null || need+=(podman)
-  command -v runc >/dev/null || need+=(runc)
+  local need=() pkg
+  for pkg in podman runc podman-docker; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
+  done
   [ ${#need[@]} -eq 0 ] && return 0
   if [ "$(id -u)" -ne 0 ]; then
-    echo "tools: the image tests need ${need[*]}: run 'sudo apt-get install -y podman runc' (or 'make test-short' to skip them)" >&2
+    echo "tools: the image tests need ${need[*]}: run 'sudo apt-get install -y podman runc podman-docker' (or 'make test-short' to skip them)" >&2
     exit 1
   fi
   echo "tools: installing ${need[*]} with apt"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq podman runc >/tmp/patchwork-apt.log 2>&1 ||
+  apt-get install -y -qq "${need[@]}" >/tmp/patchwork-apt.log 2>&1 ||
     { tail -30 /tmp/patchwork-apt.log >&2; exit 1; }
 }
 

@@ -22,74 +22,122 @@ func TestKustomize(t *testing.T) {
 	kz := kustomize(t)
 	forEachCase(t, func(t *testing.T, f *fixture, bin string) {
 		f.skip(t, "kustomize")
-		dir := t.TempDir()
-		copyDir(t, f.dir, dir)
-		if err := os.RemoveAll(filepath.Join(dir, ".expected")); err != nil {
-			t.Fatal(err)
-		}
-		// A relative exec path resolves against the kustomization directory.
-		rel, err := filepath.Rel(dir, bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		markExec(t, filepath.Join(dir, "config.yaml"), rel)
-		var k strings.Builder
-		k.WriteString("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n")
-		for _, file := range yamlFiles(t, filepath.Join(dir, "package")) {
-			fmt.Fprintf(&k, "- package/%s\n", file)
-		}
-		fmt.Fprintf(&k, "%s:\n- config.yaml\n", f.harness.Kustomize)
-		if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		r := run(t, dir, nil, nil, kz, "build", "--enable-alpha-plugins", "--enable-exec", ".")
-		if f.failing() {
-			if r.code == 0 {
-				t.Fatalf("kustomize build succeeded, want a failure\n%s", r)
-			}
-			for _, msg := range f.errorMessages() {
-				if !strings.Contains(r.stderr, msg) {
-					t.Errorf("kustomize's stderr lacks the error %q\n%s", msg, r)
-				}
-			}
-			return
-		}
-		if r.code != 0 {
-			t.Fatalf("kustomize build failed\n%s", r)
-		}
-		tmp := t.TempDir()
-		if r, _, _ := evalCase(t, f, tmp, nil, "--exec", bin); r.code != 0 {
-			t.Fatalf("kpt fn eval failed\n%s", r)
-		}
-		want := map[string]map[string]any{}
-		for _, file := range yamlFiles(t, filepath.Join(tmp, "b")) {
-			raw, err := os.ReadFile(filepath.Join(tmp, "b", file))
+		kustomizeCase(t, kz, f, bin, nil, func(dir string) string {
+			// A relative exec path resolves against the kustomization directory.
+			rel, err := filepath.Rel(dir, bin)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, obj := range splitDocs(t, raw) {
-				if !localConfig(obj) { // kustomize leaves local config out of its output
-					addByID(t, want, withoutBookkeeping(obj))
-				}
-			}
-		}
-		got := map[string]map[string]any{}
-		for _, obj := range splitDocs(t, []byte(r.stdout)) {
-			addByID(t, got, withoutBookkeeping(obj))
-		}
-		compareResources(t, "kpt fn eval", want, "kustomize build", got)
+			return "exec:\n  path: " + rel + "\n"
+		})
 	})
 }
 
-// markExec adds the annotation that makes kustomize run a config as an exec
-// function, keeping the rest of the file as it is.
-func markExec(t *testing.T, path, bin string) {
+// TestKustomizeContainer runs every case as a kustomize container function
+// (`config.kubernetes.io/function: {container: {image: …}}`, built with
+// `--enable-alpha-plugins` alone), on the images built from this run's
+// binaries. kustomize runs containers with the `docker` CLI; here podman's
+// docker-compatible CLI (Debian's podman-docker, which `make tools`
+// installs) stands in for it, first on PATH.
+func TestKustomizeContainer(t *testing.T) {
+	kz := kustomize(t)
+	buildImages(t)
+	dockerDir := podmanDocker(t)
+	extra := []string{"PATH=" + dockerDir + string(os.PathListSeparator) + os.Getenv("PATH"), containersConf()}
+	forEachCase(t, func(t *testing.T, f *fixture, bin string) {
+		f.skip(t, "kustomize")
+		f.skip(t, "image")
+		kustomizeCase(t, kz, f, bin, extra, func(string) string {
+			return "container:\n  image: " + image(f.function) + "\n"
+		})
+	})
+}
+
+// podmanDocker returns a directory whose `docker` is podman-docker's.
+func podmanDocker(t *testing.T) string {
+	t.Helper()
+	const script = "/usr/bin/docker"
+	b, err := os.ReadFile(script)
+	if err != nil || !strings.Contains(string(b), "podman") {
+		if env.ci {
+			t.Fatalf("%s is not podman-docker's (make tools installs podman-docker)", script)
+		}
+		t.Skipf("%s is not podman-docker's: apt-get install podman-docker (make tools does, as root)", script)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(script, filepath.Join(dir, "docker")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// kustomizeCase builds a case's package with its config as a kustomize
+// function (function gives the config.kubernetes.io/function annotation) and
+// compares the result with kpt fn eval's, or checks the error messages.
+func kustomizeCase(t *testing.T, kz string, f *fixture, bin string, extraEnv []string, function func(dir string) string) {
+	t.Helper()
+	dir := t.TempDir()
+	copyDir(t, f.dir, dir)
+	if err := os.RemoveAll(filepath.Join(dir, ".expected")); err != nil {
+		t.Fatal(err)
+	}
+	markFunction(t, filepath.Join(dir, "config.yaml"), function(dir))
+	var k strings.Builder
+	k.WriteString("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n")
+	for _, file := range yamlFiles(t, filepath.Join(dir, "package")) {
+		fmt.Fprintf(&k, "- package/%s\n", file)
+	}
+	fmt.Fprintf(&k, "%s:\n- config.yaml\n", f.harness.Kustomize)
+	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, extraEnv, nil, kz, "build", "--enable-alpha-plugins", "--enable-exec", ".")
+	if f.failing() {
+		if r.code == 0 {
+			t.Fatalf("kustomize build succeeded, want a failure\n%s", r)
+		}
+		for _, msg := range f.errorMessages() {
+			if !strings.Contains(r.stderr, msg) {
+				t.Errorf("kustomize's stderr lacks the error %q\n%s", msg, r)
+			}
+		}
+		return
+	}
+	if r.code != 0 {
+		t.Fatalf("kustomize build failed\n%s", r)
+	}
+	tmp := t.TempDir()
+	if r, _, _ := evalCase(t, f, tmp, nil, "--exec", bin); r.code != 0 {
+		t.Fatalf("kpt fn eval failed\n%s", r)
+	}
+	want := map[string]map[string]any{}
+	for _, file := range yamlFiles(t, filepath.Join(tmp, "b")) {
+		raw, err := os.ReadFile(filepath.Join(tmp, "b", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, obj := range splitDocs(t, raw) {
+			if !localConfig(obj) { // kustomize leaves local config out of its output
+				addByID(t, want, withoutBookkeeping(obj))
+			}
+		}
+	}
+	got := map[string]map[string]any{}
+	for _, obj := range splitDocs(t, []byte(r.stdout)) {
+		addByID(t, got, withoutBookkeeping(obj))
+	}
+	compareResources(t, "kpt fn eval", want, "kustomize build", got)
+}
+
+// markFunction adds the annotation that makes kustomize run a config as a
+// function (exec or container), keeping the rest of the file as it is.
+func markFunction(t *testing.T, path, function string) {
 	t.Helper()
 	node, err := kyaml.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := node.PipeE(kyaml.SetAnnotation("config.kubernetes.io/function", "exec:\n  path: "+bin+"\n")); err != nil {
+	if err := node.PipeE(kyaml.SetAnnotation("config.kubernetes.io/function", function)); err != nil {
 		t.Fatal(err)
 	}
 	if err := kyaml.WriteFile(node, path); err != nil {

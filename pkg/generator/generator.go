@@ -32,6 +32,7 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
 	"github.com/patchwork-krm/patchwork/pkg/generator/namerefs"
 	"github.com/patchwork-krm/patchwork/pkg/generator/valuemerge"
+	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -404,6 +405,11 @@ func (r *run) find(e entry, hashed bool) (int, bool, error) {
 	if hashed && len(others) == 0 {
 		for _, i := range x.byBase[k] {
 			n := r.req.Items[i].GetName()
+			// A guarded resource (local-config, say) is found by its
+			// exact name only, never by a name that merely looks hashed.
+			if selector.Describe(r.req.Items[i]).Guarded {
+				continue
+			}
 			if s, err := hash.Suffix(r.req.Items[i]); err == nil && s == n[len(n)-hash.Len:] && r.req.Items[i].GetAnnotations()[GeneratedFrom] == "" {
 				others = append(others, i)
 			}

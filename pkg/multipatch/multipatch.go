@@ -53,7 +53,7 @@ func run(req *fnrun.Request) error {
 		return errs
 	}
 
-	a := applier{req: req, ix: selector.NewIndex(req.Items)}
+	a := applier{req: req, ix: selector.NewIndex(req.Items, req.Config)}
 	for _, c := range patches {
 		a.run(c)
 		if len(a.errs) >= maxErrors {

@@ -64,7 +64,7 @@ func run(req *fnrun.Request) error {
 		return errs
 	}
 	loc := newLocator(cfg.PodSpecPaths)
-	ix := selector.NewIndex(req.Items)
+	ix := selector.NewIndex(req.Items, req.Config)
 	for _, c := range entries {
 		matched, containers := 0, 0
 		for _, i := range c.sel.Select(ix) {

@@ -10,6 +10,22 @@ import (
 type Resource struct {
 	Group, Version, Kind, Name, Namespace string
 	Labels, Annotations                   map[string]string
+	// Guarded resources are the package's own bookkeeping: the Kptfile,
+	// resources annotated config.kubernetes.io/local-config: "true", and
+	// the function's config. Under kpt fn render they are files in the
+	// package; deleting or patching them deletes or rewrites those files.
+	// A selector selects them only when it names them (see Matcher).
+	Guarded bool
+}
+
+// LocalConfigAnnotation marks a resource that configures the package
+// rather than being part of it (kpt and kustomize both honour it).
+const LocalConfigAnnotation = "config.kubernetes.io/local-config"
+
+// isBookkeeping reports whether a resource is the package's own: a Kptfile
+// or a local-config resource.
+func (r *Resource) isBookkeeping() bool {
+	return r.Kind == "Kptfile" || r.Annotations[LocalConfigAnnotation] == "true"
 }
 
 // APIVersion joins group and version back: "apps/v1", or "v1" for the core group.
@@ -27,6 +43,7 @@ func Describe(n *yaml.RNode) Resource {
 	meta := field(n.YNode(), "metadata")
 	r.Labels = stringMap(field(meta, "labels"))
 	r.Annotations = stringMap(field(meta, "annotations"))
+	r.Guarded = r.isBookkeeping()
 	return r
 }
 
@@ -77,22 +94,40 @@ type Index struct {
 	resources []Resource
 	removed   []bool
 	byKind    map[string][]int
+	config    *Resource // the function's config, guarded wherever it appears
 }
 
 // NewIndex indexes items. The index refers to the slice it is given.
-func NewIndex(items []*yaml.RNode) *Index {
+// config is the function's config (nil if there is none): under kpt fn
+// render it is also one of the items, and an item with its apiVersion,
+// kind, name and namespace is guarded like the Kptfile.
+func NewIndex(items []*yaml.RNode, config *yaml.RNode) *Index {
 	ix := &Index{
 		items:     items,
 		resources: make([]Resource, len(items)),
 		removed:   make([]bool, len(items)),
 		byKind:    map[string][]int{},
 	}
-	for i, it := range items {
-		ix.resources[i] = Describe(it)
+	if config != nil && !yaml.IsMissingOrNull(config) && config.YNode().Kind != yaml.SequenceNode {
+		c := Describe(config)
+		ix.config = &c
+	}
+	for i := range items {
+		ix.resources[i] = ix.describe(i)
 		k := ix.resources[i].Kind
 		ix.byKind[k] = append(ix.byKind[k], i)
 	}
 	return ix
+}
+
+// describe reads item i, guarding it when it is the function's config.
+func (ix *Index) describe(i int) Resource {
+	r := Describe(ix.items[i])
+	if c := ix.config; c != nil && r.Kind == c.Kind && r.Name == c.Name &&
+		r.Namespace == c.Namespace && r.APIVersion() == c.APIVersion() {
+		r.Guarded = true
+	}
+	return r
 }
 
 // Len is the number of indexed items, removed ones included.
@@ -107,7 +142,7 @@ func (ix *Index) Resource(i int) *Resource { return &ix.resources[i] }
 // Refresh re-reads item i's metadata after a transform changed it.
 func (ix *Index) Refresh(i int) {
 	old := ix.resources[i].Kind
-	ix.resources[i] = Describe(ix.items[i])
+	ix.resources[i] = ix.describe(i)
 	if k := ix.resources[i].Kind; k != old {
 		ix.byKind[old] = without(ix.byKind[old], i)
 		ix.byKind[k] = insertSorted(ix.byKind[k], i)

@@ -88,6 +88,13 @@ func compilePattern(field, expr string) (*pattern, error) {
 	if regexp.QuoteMeta(expr) == expr {
 		return &pattern{literal: expr}, nil
 	}
+	// An escaped literal (`cm\.v1`, as regexp.QuoteMeta writes it) is a
+	// literal too: it names one value.
+	if re, err := regexp.Compile(expr); err == nil {
+		if lit, complete := re.LiteralPrefix(); complete {
+			return &pattern{literal: lit}, nil
+		}
+	}
 	re, err := regexp.Compile("^(?:" + expr + ")$")
 	if err != nil {
 		if hint := GlobHint(expr); hint != "" {
@@ -177,6 +184,14 @@ func (m *Matcher) Matches(r *Resource) bool {
 		}
 	}
 	return true
+}
+
+// names reports whether the selector names the resource explicitly: a
+// literal kind and a literal name (no pattern) that are the resource's.
+// Only such a selector selects a guarded resource.
+func (m *Matcher) names(r *Resource) bool {
+	return m.kind != nil && m.kind.re == nil && m.kind.literal == r.Kind &&
+		m.name != nil && m.name.re == nil && m.name.literal == r.Name
 }
 
 // literalKind returns the kind when the selector names exactly one, so an

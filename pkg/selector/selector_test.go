@@ -24,7 +24,7 @@ func index(t *testing.T) *Index {
 	for _, s := range items {
 		nodes = append(nodes, res(t, s))
 	}
-	return NewIndex(nodes)
+	return NewIndex(nodes, nil)
 }
 
 func TestSelect(t *testing.T) {
@@ -141,5 +141,53 @@ func TestString(t *testing.T) {
 	s := Selector{Kind: "Deployment", Name: "app1-*", MatchAnnotations: map[string]string{"b": "2", "a": "1"}}
 	if got := s.String(); got != "{kind=Deployment name=app1-* matchAnnotations=a=1,b=2}" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// The Kptfile, local-config resources and the function's own config are
+// selected only by a target naming their kind and name; reading them as a
+// replacement source (ReadOnly) is allowed.
+func TestGuardedResources(t *testing.T) {
+	var nodes []*yaml.RNode
+	for _, s := range []string{
+		"apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata: {name: pkg}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: values, annotations: {config.kubernetes.io/local-config: 'true'}}\n",
+		"apiVersion: fn.example.com/v1\nkind: MultiPatch\nmetadata: {name: api}\n",
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app.v1}\n",
+	} {
+		nodes = append(nodes, res(t, s))
+	}
+	config := res(t, "apiVersion: fn.example.com/v1\nkind: MultiPatch\nmetadata: {name: api}\npatches: []\n")
+	ix := NewIndex(nodes, config)
+	for _, tc := range []struct {
+		name     string
+		set      Set
+		readOnly bool
+		want     []int
+	}{
+		{"everything but bookkeeping", Set{}, false, []int{3, 4}},
+		{"namespace default", Set{Target: &Selector{Namespace: "default"}}, false, []int{3, 4}},
+		{"name only", Set{Target: &Selector{Name: "api"}}, false, []int{3}},
+		{"kind only", Set{Target: &Selector{Kind: "ConfigMap"}}, false, []int{4}},
+		{"kind and name pattern", Set{Target: &Selector{Kind: "Kptfile", Name: "p.*"}}, false, nil},
+		{"kind and name", Set{Target: &Selector{Kind: "Kptfile", Name: "pkg"}}, false, []int{0}},
+		{"escaped literal name", Set{Target: &Selector{Kind: "ConfigMap", Name: `app\.v1`}}, false, []int{4}},
+		{"the config by kind and name", Set{Target: &Selector{Kind: "MultiPatch", Name: "api"}}, false, []int{2}},
+		{"local-config by kind and name", Set{Targets: []Selector{{Kind: "ConfigMap", Name: "values"}}}, false, []int{1}},
+		{"a source reads anything", Set{Target: &Selector{Kind: "ConfigMap"}}, true, []int{1, 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := CompileSet(tc.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.readOnly {
+				m.ReadOnly()
+			}
+			if got := m.Select(ix); fmtInts(got) != fmtInts(tc.want) {
+				t.Fatalf("selected %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -292,7 +292,7 @@ func (r *run) create(e entry, pairs []kv.Pair) *framework.Result {
 
 // update merges or replaces into the existing resource.
 func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats map[string]valuemerge.Format) *framework.Result {
-	idx, _, err := r.find(e, true)
+	idx, ours, err := r.find(e, true)
 	if err != nil {
 		return fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err)
 	}
@@ -326,7 +326,26 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats map[stri
 			return fnrun.Errorf(e.where, res, "", "%v", err)
 		}
 	}
-	return r.name(e, res, e.args.Name, oldName)
+	base := e.args.Name
+	if !named(oldName, base) {
+		// Found by an earlier name (kustomize renamed it earlier in the
+		// build, namePrefix say): the hash goes after its current name,
+		// less the hash an earlier run of ours put there.
+		base = oldName
+		if n := len(oldName) - hash.Len - 1; ours && n > 0 && oldName[n] == '-' && hash.IsSuffix(oldName[n+1:]) {
+			base = oldName[:n]
+		}
+	}
+	return r.name(e, res, base, oldName)
+}
+
+// named reports whether name is base or base-<hash suffix>.
+func named(name, base string) bool {
+	if name == base {
+		return true
+	}
+	n := len(name) - hash.Len - 1
+	return n == len(base) && strings.HasPrefix(name, base+"-") && hash.IsSuffix(name[n+1:])
 }
 
 // name gives res its final name, base plus the hash of its content unless
@@ -342,6 +361,12 @@ func (r *run) name(e entry, res *yaml.RNode, base, oldName string) *framework.Re
 	}
 	if newName == oldName && res.GetName() == newName {
 		return nil
+	}
+	if cur := res.GetName(); cur != newName {
+		// In a kustomize build, later steps find it by the name it had.
+		if err := selector.RecordEarlierID(res, selector.ID{Kind: e.kind, Name: cur, Namespace: res.GetNamespace()}); err != nil {
+			return fnrun.Errorf(e.where, res, "metadata.annotations", "%v", err)
+		}
 	}
 	if err := res.SetName(newName); err != nil {
 		return fnrun.Errorf(e.where, res, "metadata.name", "%v", err)
@@ -499,6 +524,13 @@ func (r *run) indexItem(i int, add bool) {
 	}
 	ns, name := normNS(it.GetNamespace()), it.GetName()
 	put(r.items.byName, idKey{kind, ns, name}, i, add)
+	// A merge or replace finds a resource kustomize renamed earlier in the
+	// build (namePrefix, namespace) by the name it had, as kustomize does.
+	for _, id := range selector.Describe(it).Earlier {
+		if id.Kind == kind {
+			put(r.items.byName, idKey{kind, normNS(id.Namespace), id.Name}, i, add)
+		}
+	}
 	if g := it.GetAnnotations()[GeneratedFrom]; g != "" {
 		put(r.items.byGen, genKey{kind, g}, i, add)
 	}

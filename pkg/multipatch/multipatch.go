@@ -194,6 +194,13 @@ func (a *applier) applyOne(c *compiled, d *document, i int) {
 			a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, res, undone,
 				"the patch changes %s; the change was undone (set options.%s: true to allow it)", undone, optionFor(undone)))
 		}
+		if now := identityOf(res); now.kind != before.kind || now.name != before.name || now.namespace != before.namespace {
+			// Later steps of a kustomize build find it by its earlier ID.
+			if err := selector.RecordEarlierID(res, selector.ID{Kind: before.kind, Name: before.name, Namespace: before.namespace}); err != nil {
+				a.report(c, res, err)
+				return
+			}
+		}
 		a.ix.Refresh(i)
 	}
 }

@@ -1,6 +1,7 @@
 package selector
 
 import (
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -16,6 +17,79 @@ type Resource struct {
 	// package; deleting or patching them deletes or rewrites those files.
 	// A selector selects them only when it names them (see Matcher).
 	Guarded bool
+	// Earlier are the IDs the resource had before kustomize (or a function
+	// run inside a kustomize build) renamed it, oldest first. A selector
+	// matches the current ID or any earlier one, as kustomize's do.
+	Earlier []ID
+}
+
+// ID is one kind, name and namespace a resource has or had. Group and
+// version are always the current ones (kustomize records no earlier ones).
+type ID struct{ Kind, Name, Namespace string }
+
+// kustomize's build annotations for earlier IDs: comma-separated, one
+// position per earlier ID, oldest first. Namespaces are effective ones
+// ("default" for a resource without one).
+const (
+	PreviousNames      = "internal.config.kubernetes.io/previousNames"
+	PreviousKinds      = "internal.config.kubernetes.io/previousKinds"
+	PreviousNamespaces = "internal.config.kubernetes.io/previousNamespaces"
+	// notANamespace is the earlier namespace kustomize records for a
+	// cluster-scoped resource.
+	notANamespace = "_non_namespaceable_"
+)
+
+// IDs returns the current ID followed by the earlier ones, oldest first.
+func (r *Resource) IDs() []ID {
+	return append([]ID{{r.Kind, r.Name, r.Namespace}}, r.Earlier...)
+}
+
+// earlierIDs reads kustomize's previous-ID annotations. Lists of different
+// lengths (which kustomize itself refuses) give no earlier IDs.
+func earlierIDs(ann map[string]string) []ID {
+	names, ok := ann[PreviousNames]
+	if !ok {
+		return nil
+	}
+	ns := strings.Split(ann[PreviousNamespaces], ",")
+	kinds := strings.Split(ann[PreviousKinds], ",")
+	list := strings.Split(names, ",")
+	if len(ns) != len(list) || len(kinds) != len(list) {
+		return nil
+	}
+	ids := make([]ID, len(list))
+	for i := range list {
+		ids[i] = ID{Kind: kinds[i], Name: list[i], Namespace: ns[i]}
+		if ns[i] == notANamespace {
+			ids[i].Namespace = ""
+		}
+	}
+	return ids
+}
+
+// RecordEarlierID appends a resource's ID before a rename to kustomize's
+// previous-ID annotations, as kustomize's own transformers do, so that
+// later steps of a kustomize build still find it by its earlier name.
+// Outside a kustomize build (no kustomize.config.k8s.io/id annotation on
+// the resource) it does nothing: kpt would write the annotations to disk.
+func RecordEarlierID(n *yaml.RNode, before ID) error {
+	ann := n.GetAnnotations()
+	if _, inKustomize := ann["kustomize.config.k8s.io/id"]; !inKustomize {
+		return nil
+	}
+	if before.Namespace == "" {
+		before.Namespace = "default"
+	}
+	for _, kv := range [][2]string{{PreviousNames, before.Name}, {PreviousNamespaces, before.Namespace}, {PreviousKinds, before.Kind}} {
+		v := kv[1]
+		if old, ok := ann[kv[0]]; ok {
+			v = old + "," + v
+		}
+		if err := n.PipeE(yaml.SetAnnotation(kv[0], v)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // LocalConfigAnnotation marks a resource that configures the package
@@ -44,6 +118,7 @@ func Describe(n *yaml.RNode) Resource {
 	r.Labels = stringMap(field(meta, "labels"))
 	r.Annotations = stringMap(field(meta, "annotations"))
 	r.Guarded = r.isBookkeeping()
+	r.Earlier = earlierIDs(r.Annotations)
 	return r
 }
 
@@ -114,10 +189,23 @@ func NewIndex(items []*yaml.RNode, config *yaml.RNode) *Index {
 	}
 	for i := range items {
 		ix.resources[i] = ix.describe(i)
-		k := ix.resources[i].Kind
-		ix.byKind[k] = append(ix.byKind[k], i)
+		for _, k := range kinds(&ix.resources[i]) {
+			ix.byKind[k] = append(ix.byKind[k], i)
+		}
 	}
 	return ix
+}
+
+// kinds lists the distinct kinds a resource has or had: it is a candidate
+// for a selector naming any of them.
+func kinds(r *Resource) []string {
+	ks := []string{r.Kind}
+	for _, id := range r.Earlier {
+		if !slices.Contains(ks, id.Kind) {
+			ks = append(ks, id.Kind)
+		}
+	}
+	return ks
 }
 
 // describe reads item i, guarding it when it is the function's config.
@@ -141,11 +229,18 @@ func (ix *Index) Resource(i int) *Resource { return &ix.resources[i] }
 
 // Refresh re-reads item i's metadata after a transform changed it.
 func (ix *Index) Refresh(i int) {
-	old := ix.resources[i].Kind
+	old := kinds(&ix.resources[i])
 	ix.resources[i] = ix.describe(i)
-	if k := ix.resources[i].Kind; k != old {
-		ix.byKind[old] = without(ix.byKind[old], i)
-		ix.byKind[k] = insertSorted(ix.byKind[k], i)
+	now := kinds(&ix.resources[i])
+	for _, k := range old {
+		if !slices.Contains(now, k) {
+			ix.byKind[k] = without(ix.byKind[k], i)
+		}
+	}
+	for _, k := range now {
+		if !slices.Contains(old, k) {
+			ix.byKind[k] = insertSorted(ix.byKind[k], i)
+		}
 	}
 }
 

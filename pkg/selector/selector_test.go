@@ -191,3 +191,90 @@ func TestGuardedResources(t *testing.T) {
 		})
 	}
 }
+
+// Resources renamed earlier in a kustomize build carry their earlier IDs in
+// kustomize's previous-ID annotations; selectors match the current ID or
+// any earlier one, kind, name and namespace from the same ID.
+func TestEarlierIDs(t *testing.T) {
+	var nodes []*yaml.RNode
+	for _, s := range []string{
+		// namePrefix prod-, then namespace prod
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: prod-settings, namespace: prod, annotations: {" +
+			"internal.config.kubernetes.io/previousNames: 'settings,prod-settings', " +
+			"internal.config.kubernetes.io/previousKinds: 'ConfigMap,ConfigMap', " +
+			"internal.config.kubernetes.io/previousNamespaces: 'default,default'}}\n",
+		// a patch changed the kind
+		"apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: new-name, annotations: {" +
+			"internal.config.kubernetes.io/previousNames: old-name, " +
+			"internal.config.kubernetes.io/previousKinds: Deployment, " +
+			"internal.config.kubernetes.io/previousNamespaces: default}}\n",
+		// lists of different lengths: no earlier IDs
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odd, annotations: {" +
+			"internal.config.kubernetes.io/previousNames: 'a,b', " +
+			"internal.config.kubernetes.io/previousKinds: ConfigMap, " +
+			"internal.config.kubernetes.io/previousNamespaces: default}}\n",
+		"apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: pre-reader, annotations: {" +
+			"internal.config.kubernetes.io/previousNames: reader, " +
+			"internal.config.kubernetes.io/previousKinds: ClusterRole, " +
+			"internal.config.kubernetes.io/previousNamespaces: _non_namespaceable_}}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: staging}\n",
+	} {
+		nodes = append(nodes, res(t, s))
+	}
+	ix := NewIndex(nodes, nil)
+	for _, tc := range []struct {
+		name string
+		set  Set
+		want []int
+	}{
+		{"base name", Set{Target: &Selector{Kind: "ConfigMap", Name: "settings"}}, []int{0, 4}},
+		{"intermediate name", Set{Target: &Selector{Name: "prod-settings", Namespace: "default"}}, []int{0}},
+		{"current name", Set{Target: &Selector{Name: "prod-settings", Namespace: "prod"}}, []int{0}},
+		{"fields from one ID", Set{Target: &Selector{Name: "settings", Namespace: "prod"}}, nil},
+		{"earlier kind, through the kind index", Set{Target: &Selector{Kind: "Deployment"}}, []int{1}},
+		{"earlier kind and name", Set{Target: &Selector{Kind: "Deployment", Name: "old-name"}}, []int{1}},
+		{"earlier name, current kind", Set{Target: &Selector{Kind: "StatefulSet", Name: "old-name"}}, nil},
+		{"inconsistent annotations are ignored", Set{Target: &Selector{Name: "a|b"}}, nil},
+		{"cluster-scoped earlier name", Set{Target: &Selector{Kind: "ClusterRole", Name: "reader"}}, []int{3}},
+		{"reject by an earlier name", Set{Target: &Selector{Kind: "ConfigMap"}, Reject: []Selector{{Name: "settings", Namespace: "default"}}}, []int{2, 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := CompileSet(tc.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.Select(ix); fmtInts(got) != fmtInts(tc.want) {
+				t.Fatalf("selected %v, want %v", got, tc.want)
+			}
+		})
+	}
+	// A refresh keeps the earlier kinds in the kind index.
+	ix.Item(1).SetKind("DaemonSet")
+	ix.Refresh(1)
+	for kind, want := range map[string][]int{"Deployment": {1}, "StatefulSet": nil, "DaemonSet": {1}} {
+		m, _ := CompileSet(Set{Target: &Selector{Kind: kind}})
+		if got := m.Select(ix); fmtInts(got) != fmtInts(want) {
+			t.Errorf("after a kind change, kind %s selects %v, want %v", kind, got, want)
+		}
+	}
+}
+
+func TestRecordEarlierID(t *testing.T) {
+	outside := res(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n")
+	if err := RecordEarlierID(outside, ID{Kind: "ConfigMap", Name: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(outside.GetAnnotations()) != 0 {
+		t.Errorf("outside a kustomize build nothing is recorded: %v", outside.GetAnnotations())
+	}
+	in := res(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, annotations: {kustomize.config.k8s.io/id: x, "+
+		"internal.config.kubernetes.io/previousNames: a, internal.config.kubernetes.io/previousKinds: ConfigMap, "+
+		"internal.config.kubernetes.io/previousNamespaces: default}}\n")
+	if err := RecordEarlierID(in, ID{Kind: "ConfigMap", Name: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	r := Describe(in)
+	if got := r.Earlier; len(got) != 2 || got[1] != (ID{"ConfigMap", "b", "default"}) || got[0].Name != "a" {
+		t.Errorf("earlier IDs %v", got)
+	}
+}

@@ -69,6 +69,9 @@ func Run(req *fnrun.Request) error {
 	// As a kustomize generator, our config comes back as an item; it is
 	// local-config, and kustomize drops it from the build.
 	r := &run{req: req, kustomizeGenerator: isKustomizeGenerator(req), claimed: claimedNamespaces(es)}
+	if errs := duplicateCreates(es); len(errs) > 0 {
+		return errs
+	}
 	var errs framework.Results
 	for _, e := range es {
 		if res := r.one(e); res != nil {
@@ -79,6 +82,28 @@ func Run(req *fnrun.Request) error {
 		return errs
 	}
 	return nil
+}
+
+// duplicateCreates refuses two create entries for one kind, namespace and
+// name: the second would silently regenerate over the first, whose data
+// would be lost. kustomize refuses them too.
+func duplicateCreates(es []entry) framework.Results {
+	first := map[idKey]entry{}
+	var errs framework.Results
+	for _, e := range es {
+		if e.args.Behavior != "" && e.args.Behavior != "create" || e.args.Name == "" {
+			continue
+		}
+		k := idKey{e.kind, normNS(e.args.Namespace), e.args.Name}
+		if f, dup := first[k]; dup {
+			errs = append(errs, fnrun.Errorf(e.where, nil, "name",
+				"%s is created by %s already; two create entries would overwrite each other (give one behavior merge or replace, or another name)",
+				describeID(e), f.where))
+			continue
+		}
+		first[k] = e
+	}
+	return errs
 }
 
 // isKustomizeGenerator tells whether kustomize runs us from a

@@ -5,6 +5,8 @@
 package multipatch
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
@@ -43,6 +45,12 @@ func run(req *fnrun.Request) error {
 	var patches []*compiled
 	for _, e := range entries {
 		c, err := compile(req, e)
+		var empty emptyFile
+		if errors.As(err, &empty) {
+			req.Results = append(req.Results, &framework.Result{Severity: framework.Info,
+				Message: fmt.Sprintf("%s: patch file %q is empty (or holds only comments); skipped, as kustomize skips it", e.name, string(empty))})
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fnrun.Errorf(e.name, nil, "", "%v", err))
 			continue
@@ -75,6 +83,11 @@ func compile(req *fnrun.Request, e entry) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
+	if file := cmp.Or(e.Path, e.File); file != "" {
+		if nodes, err := splitYAML(text); err == nil && len(nodes) == 0 {
+			return nil, emptyFile(file)
+		}
+	}
 	if text == "" {
 		return nil, fmt.Errorf("no patch: give patch (inline) or path (a file)")
 	}
@@ -91,6 +104,12 @@ func compile(req *fnrun.Request, e entry) (*compiled, error) {
 	}
 	return c, nil
 }
+
+// emptyFile is a patch file with no document, only comments or nothing:
+// kustomize skips such a patch, and so do we, with an info result.
+type emptyFile string
+
+func (e emptyFile) Error() string { return fmt.Sprintf("patch file %q is empty", string(e)) }
 
 // applier applies compiled entries in order, each on the result of the one
 // before, keeping the selection index current.

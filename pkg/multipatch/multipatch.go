@@ -158,13 +158,38 @@ func (a *applier) run(c *compiled) {
 			if len(c.docs) > 1 {
 				name = fmt.Sprintf("%s (document %d)", c.name, di)
 			}
-			a.req.NoMatch(c.OnNoMatch, name, fmt.Sprintf("the patch names %s %s %s, which is not among the resources",
-				d.node.GetApiVersion(), d.node.GetKind(), namespaced(d.node)))
+			msg := fmt.Sprintf("the patch names %s %s %s, which is not among the resources",
+				d.node.GetApiVersion(), d.node.GetKind(), namespaced(d.node))
+			policy := c.OnNoMatch
+			if policy == "" {
+				policy, msg = untargetedPolicy(c, d), msg+untargetedHint(c, d)
+			}
+			a.req.NoMatch(policy, name, msg)
 		}
 	}
 	if c.sel != nil && matched == 0 {
 		a.req.NoMatch(c.OnNoMatch, c.name, c.Set.NoMatch())
 	}
+}
+
+// untargetedPolicy is the default for a document without a target that
+// finds nothing. It names one resource exactly, so not finding it is a
+// mistake (a typo, a base that changed) and an error, as in kustomize
+// ("failed to find unique target for patch"). A document that deletes or
+// renames its resource is the exception, a warning: on kpt's re-run of a
+// pipeline over its own output the resource is gone, and that is right.
+func untargetedPolicy(c *compiled, d *document) string {
+	if d.deletes || d.touchesIdentity && (c.Options.AllowNameChange || c.Options.AllowKindChange) {
+		return "warn"
+	}
+	return "error"
+}
+
+func untargetedHint(c *compiled, d *document) string {
+	if untargetedPolicy(c, d) == "error" {
+		return " (kustomize fails here too; set onNoMatch: warn or ignore if that is expected)"
+	}
+	return ""
 }
 
 func namespaced(n *yaml.RNode) string {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/namerefs"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
@@ -118,6 +119,8 @@ type applier struct {
 	ix     *selector.Index
 	schema *schema.Schema
 	errs   framework.Results
+	// renames are the name changes of the current entry, for followRenames.
+	renames []namerefs.Target
 	// checked remembers, per strategic document and kind, whether the
 	// document is valid for that kind's schema: checked once, reported once.
 	checked map[checkKey]error
@@ -170,6 +173,21 @@ func (a *applier) run(c *compiled) {
 	if c.sel != nil && matched == 0 {
 		a.req.NoMatch(c.OnNoMatch, c.name, c.Set.NoMatch())
 	}
+	a.followRenames()
+}
+
+// followRenames makes the references to the resources the entry renamed
+// follow them, as kustomize's name reference transformer does. The index
+// is built after the entry, once, however many resources it renamed.
+func (a *applier) followRenames() {
+	if len(a.renames) == 0 {
+		return
+	}
+	refs := namerefs.NewIndex(a.ix.Items())
+	for _, t := range a.renames {
+		refs.Rename(t)
+	}
+	a.renames = a.renames[:0]
 }
 
 // untargetedPolicy is the default for a document without a target that
@@ -243,6 +261,9 @@ func (a *applier) applyOne(c *compiled, d *document, i int) {
 			if err := selector.RecordEarlierID(res, selector.ID{Kind: before.kind, Name: before.name, Namespace: before.namespace}); err != nil {
 				a.report(c, res, err)
 				return
+			}
+			if now.kind == before.kind && now.namespace == before.namespace {
+				a.renames = append(a.renames, namerefs.Target{Kind: now.kind, Namespace: now.namespace, Old: before.name, New: now.name})
 			}
 		}
 		a.ix.Refresh(i)

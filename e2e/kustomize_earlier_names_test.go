@@ -249,3 +249,86 @@ func keys(m map[string]map[string]any) []string {
 	}
 	return out
 }
+
+// TestKustomizeRenameCarriesReferences: multi-patch renames the base's
+// ConfigMap (allowNameChange) in an overlay; the Deployment's references
+// follow, as with kustomize's built-in PatchTransformer in the same place.
+// (No namePrefix here: with one, kustomize itself would fix the references
+// through the earlier name the prefix recorded, and the test would prove
+// nothing about ours.)
+func TestKustomizeRenameCarriesReferences(t *testing.T) {
+	bin := requireFunction(t, "multi-patch")
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources: [resources.yaml]\n",
+		"base/resources.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: old-name
+data:
+  level: info
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: web
+        image: example/web:1.0
+        env:
+        - name: LEVEL
+          valueFrom:
+            configMapKeyRef:
+              name: old-name
+              key: level
+        envFrom:
+        - configMapRef:
+            name: old-name
+`,
+	})
+	const patch = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: new-name
+`
+	writeTree(t, dir, map[string]string{
+		// kustomize's own PatchTransformer, listed under transformers: to
+		// run where ours runs.
+		"builtin/kustomization.yaml": "resources: [../base]\ntransformers: [rename.yaml]\n",
+		"builtin/rename.yaml": `apiVersion: builtin
+kind: PatchTransformer
+metadata:
+  name: rename
+target: {kind: ConfigMap, name: old-name}
+options: {allowNameChange: true}
+patch: |-
+` + indent(patch, "  "),
+		"ours/kustomization.yaml": "resources: [../base]\ntransformers: [rename.yaml]\n",
+		"ours/rename.yaml": `apiVersion: fn.patchwork.dev/v1alpha1
+kind: MultiPatch
+metadata:
+  name: rename
+  annotations:
+    config.kubernetes.io/function: |
+      exec:
+        path: ` + bin + `
+patches:
+- target: {kind: ConfigMap, name: old-name}
+  options: {allowNameChange: true}
+  patch: |-
+` + indent(patch, "    "),
+	})
+	want := buildOverlay(t, dir, "builtin")
+	got := buildOverlay(t, dir, "ours")
+	compareResources(t, "kustomize patches:", want, "multi-patch", got)
+	d := toYAML(got["apps/v1 Deployment web"])
+	if _, ok := got["v1 ConfigMap new-name"]; !ok {
+		t.Errorf("no ConfigMap new-name in %v", keys(got))
+	}
+	if strings.Contains(d, "old-name") || !strings.Contains(d, "new-name") {
+		t.Errorf("the Deployment's references did not follow the rename:\n%s", d)
+	}
+}

@@ -332,3 +332,43 @@ patches:
 		t.Errorf("the Deployment's references did not follow the rename:\n%s", d)
 	}
 }
+
+// TestKustomizeMergeByBaseNameAfterPrefix: the overlay adds namePrefix and
+// namespace; merge-values-generator under transformers: still merges into
+// the base's generated ConfigMap by its base name, kustomize hashes the
+// result and the Deployment follows.
+func TestKustomizeMergeByBaseNameAfterPrefix(t *testing.T) {
+	bin := requireFunction(t, "merge-values-generator")
+	dir := t.TempDir()
+	copyDir(t, filepath.Join(env.root, "e2e", "overlay"), dir)
+	prod := filepath.Join(dir, "prod")
+	kz := filepath.Join(prod, "kustomization.yaml")
+	raw, err := os.ReadFile(kz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(kz, append(raw, "namePrefix: prod-\nnamespace: prod\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	markExec(t, filepath.Join(prod, "merge-settings.yaml"), bin)
+	got := buildOverlay(t, dir, "prod")
+	var cm, deploy map[string]any
+	for id, obj := range got {
+		switch {
+		case strings.HasPrefix(id, "v1 ConfigMap prod/prod-demo-"):
+			cm = obj
+		case id == "apps/v1 Deployment prod/prod-web":
+			deploy = obj
+		}
+	}
+	if cm == nil || deploy == nil {
+		t.Fatalf("missing the hashed prod-demo ConfigMap or the Deployment in %v", keys(got))
+	}
+	if text := toYAML(cm); !strings.Contains(text, "www.example.com") || !strings.Contains(text, "loglevel") {
+		t.Errorf("the overlay's values were not merged into the base's:\n%s", text)
+	}
+	name := cm["metadata"].(map[string]any)["name"].(string)
+	if !strings.Contains(toYAML(deploy), "name: "+name) {
+		t.Errorf("the Deployment does not follow the ConfigMap to %s:\n%s", name, toYAML(deploy))
+	}
+}

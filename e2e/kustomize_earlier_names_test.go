@@ -372,3 +372,53 @@ func TestKustomizeMergeByBaseNameAfterPrefix(t *testing.T) {
 		t.Errorf("the Deployment does not follow the ConfigMap to %s:\n%s", name, toYAML(deploy))
 	}
 }
+
+// TestKustomizeFindsWhatWeHashed: merge-values-generator merges into a
+// plain ConfigMap of the base and names the result after its content hash;
+// the overlay above selects it by its old name with kustomize's built-in
+// patches:, which finds it because the rename was recorded.
+func TestKustomizeFindsWhatWeHashed(t *testing.T) {
+	bin := requireFunction(t, "merge-values-generator")
+	dir := t.TempDir()
+	writeTree(t, dir, earlierNamesBase)
+	writeTree(t, dir, map[string]string{
+		"merge/kustomization.yaml": "resources: [../base]\ntransformers: [merge.yaml]\n",
+		"merge/merge.yaml": `apiVersion: fn.patchwork.dev/v1alpha1
+kind: MergeValuesGenerator
+metadata:
+  name: merge
+  annotations:
+    config.kubernetes.io/function: |
+      exec:
+        path: ` + bin + `
+configMapGenerator:
+- name: settings
+  behavior: merge
+  literals: [level=warn]
+`,
+		"top/kustomization.yaml": `resources: [../merge]
+patches:
+- target: {kind: ConfigMap, name: settings}
+  patch: |-
+    apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: settings
+    data:
+      found: by-old-name
+`,
+	})
+	got := buildOverlay(t, dir, "top")
+	var cm map[string]any
+	for id, obj := range got {
+		if strings.HasPrefix(id, "v1 ConfigMap settings-") {
+			cm = obj
+		}
+	}
+	if cm == nil {
+		t.Fatalf("no hashed ConfigMap settings-<hash> in %v", keys(got))
+	}
+	if text := toYAML(cm); !strings.Contains(text, "found: by-old-name") || !strings.Contains(text, "level: warn") {
+		t.Errorf("kustomize's patch did not find the hashed ConfigMap by its old name:\n%s", text)
+	}
+}

@@ -16,6 +16,11 @@ func IsToolAnnotation(key string) bool {
 	case "config.kubernetes.io/path", "config.kubernetes.io/index", "config.k8s.io/id",
 		"kustomize.config.k8s.io/id":
 		return true
+	case "internal.config.kubernetes.io/previousNames", "internal.config.kubernetes.io/previousKinds",
+		"internal.config.kubernetes.io/previousNamespaces":
+		// A function that renames a resource in a kustomize build records
+		// its earlier ID there, as kustomize's own transformers do.
+		return false
 	}
 	return strings.HasPrefix(key, "internal.config.kubernetes.io/")
 }

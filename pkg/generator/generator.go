@@ -30,8 +30,9 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator/hash"
 	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
-	"github.com/patchwork-krm/patchwork/pkg/generator/namerefs"
 	"github.com/patchwork-krm/patchwork/pkg/generator/valuemerge"
+	"github.com/patchwork-krm/patchwork/pkg/namerefs"
+	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -68,6 +69,9 @@ func Run(req *fnrun.Request) error {
 	// As a kustomize generator, our config comes back as an item; it is
 	// local-config, and kustomize drops it from the build.
 	r := &run{req: req, kustomizeGenerator: isKustomizeGenerator(req), claimed: claimedNamespaces(es)}
+	if errs := duplicateCreates(es); len(errs) > 0 {
+		return errs
+	}
 	var errs framework.Results
 	for _, e := range es {
 		if res := r.one(e); res != nil {
@@ -78,6 +82,28 @@ func Run(req *fnrun.Request) error {
 		return errs
 	}
 	return nil
+}
+
+// duplicateCreates refuses two create entries for one kind, namespace and
+// name: the second would silently regenerate over the first, whose data
+// would be lost. kustomize refuses them too.
+func duplicateCreates(es []entry) framework.Results {
+	first := map[idKey]entry{}
+	var errs framework.Results
+	for _, e := range es {
+		if e.args.Behavior != "" && e.args.Behavior != "create" || e.args.Name == "" {
+			continue
+		}
+		k := idKey{e.kind, normNS(e.args.Namespace), e.args.Name}
+		if f, dup := first[k]; dup {
+			errs = append(errs, fnrun.Errorf(e.where, nil, "name",
+				"%s is created by %s already; two create entries would overwrite each other (give one behavior merge or replace, or another name)",
+				describeID(e), f.where))
+			continue
+		}
+		first[k] = e
+	}
+	return errs
 }
 
 // isKustomizeGenerator tells whether kustomize runs us from a
@@ -291,7 +317,7 @@ func (r *run) create(e entry, pairs []kv.Pair) *framework.Result {
 
 // update merges or replaces into the existing resource.
 func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats map[string]valuemerge.Format) *framework.Result {
-	idx, _, err := r.find(e, true)
+	idx, ours, err := r.find(e, true)
 	if err != nil {
 		return fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err)
 	}
@@ -325,7 +351,26 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats map[stri
 			return fnrun.Errorf(e.where, res, "", "%v", err)
 		}
 	}
-	return r.name(e, res, e.args.Name, oldName)
+	base := e.args.Name
+	if !named(oldName, base) {
+		// Found by an earlier name (kustomize renamed it earlier in the
+		// build, namePrefix say): the hash goes after its current name,
+		// less the hash an earlier run of ours put there.
+		base = oldName
+		if n := len(oldName) - hash.Len - 1; ours && n > 0 && oldName[n] == '-' && hash.IsSuffix(oldName[n+1:]) {
+			base = oldName[:n]
+		}
+	}
+	return r.name(e, res, base, oldName)
+}
+
+// named reports whether name is base or base-<hash suffix>.
+func named(name, base string) bool {
+	if name == base {
+		return true
+	}
+	n := len(name) - hash.Len - 1
+	return n == len(base) && strings.HasPrefix(name, base+"-") && hash.IsSuffix(name[n+1:])
 }
 
 // name gives res its final name, base plus the hash of its content unless
@@ -341,6 +386,12 @@ func (r *run) name(e entry, res *yaml.RNode, base, oldName string) *framework.Re
 	}
 	if newName == oldName && res.GetName() == newName {
 		return nil
+	}
+	if cur := res.GetName(); cur != newName {
+		// In a kustomize build, later steps find it by the name it had.
+		if err := selector.RecordEarlierID(res, selector.ID{Kind: e.kind, Name: cur, Namespace: res.GetNamespace()}); err != nil {
+			return fnrun.Errorf(e.where, res, "metadata.annotations", "%v", err)
+		}
 	}
 	if err := res.SetName(newName); err != nil {
 		return fnrun.Errorf(e.where, res, "metadata.name", "%v", err)
@@ -404,6 +455,11 @@ func (r *run) find(e entry, hashed bool) (int, bool, error) {
 	if hashed && len(others) == 0 {
 		for _, i := range x.byBase[k] {
 			n := r.req.Items[i].GetName()
+			// A guarded resource (local-config, say) is found by its
+			// exact name only, never by a name that merely looks hashed.
+			if selector.Describe(r.req.Items[i]).Guarded {
+				continue
+			}
 			if s, err := hash.Suffix(r.req.Items[i]); err == nil && s == n[len(n)-hash.Len:] && r.req.Items[i].GetAnnotations()[GeneratedFrom] == "" {
 				others = append(others, i)
 			}
@@ -493,6 +549,13 @@ func (r *run) indexItem(i int, add bool) {
 	}
 	ns, name := normNS(it.GetNamespace()), it.GetName()
 	put(r.items.byName, idKey{kind, ns, name}, i, add)
+	// A merge or replace finds a resource kustomize renamed earlier in the
+	// build (namePrefix, namespace) by the name it had, as kustomize does.
+	for _, id := range selector.Describe(it).Earlier {
+		if id.Kind == kind {
+			put(r.items.byName, idKey{kind, normNS(id.Namespace), id.Name}, i, add)
+		}
+	}
 	if g := it.GetAnnotations()[GeneratedFrom]; g != "" {
 		put(r.items.byGen, genKey{kind, g}, i, add)
 	}

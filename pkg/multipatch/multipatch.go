@@ -5,9 +5,12 @@
 package multipatch
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/namerefs"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
@@ -43,6 +46,12 @@ func run(req *fnrun.Request) error {
 	var patches []*compiled
 	for _, e := range entries {
 		c, err := compile(req, e)
+		var empty emptyFile
+		if errors.As(err, &empty) {
+			req.Results = append(req.Results, &framework.Result{Severity: framework.Info,
+				Message: fmt.Sprintf("%s: patch file %q is empty (or holds only comments); skipped, as kustomize skips it", e.name, string(empty))})
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fnrun.Errorf(e.name, nil, "", "%v", err))
 			continue
@@ -53,7 +62,7 @@ func run(req *fnrun.Request) error {
 		return errs
 	}
 
-	a := applier{req: req, ix: selector.NewIndex(req.Items)}
+	a := applier{req: req, ix: selector.NewIndex(req.Items, req.Config)}
 	for _, c := range patches {
 		a.run(c)
 		if len(a.errs) >= maxErrors {
@@ -75,6 +84,11 @@ func compile(req *fnrun.Request, e entry) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
+	if file := cmp.Or(e.Path, e.File); file != "" {
+		if nodes, err := splitYAML(text); err == nil && len(nodes) == 0 {
+			return nil, emptyFile(file)
+		}
+	}
 	if text == "" {
 		return nil, fmt.Errorf("no patch: give patch (inline) or path (a file)")
 	}
@@ -92,6 +106,12 @@ func compile(req *fnrun.Request, e entry) (*compiled, error) {
 	return c, nil
 }
 
+// emptyFile is a patch file with no document, only comments or nothing:
+// kustomize skips such a patch, and so do we, with an info result.
+type emptyFile string
+
+func (e emptyFile) Error() string { return fmt.Sprintf("patch file %q is empty", string(e)) }
+
 // applier applies compiled entries in order, each on the result of the one
 // before, keeping the selection index current.
 type applier struct {
@@ -99,6 +119,8 @@ type applier struct {
 	ix     *selector.Index
 	schema *schema.Schema
 	errs   framework.Results
+	// renames are the name changes of the current entry, for followRenames.
+	renames []namerefs.Target
 	// checked remembers, per strategic document and kind, whether the
 	// document is valid for that kind's schema: checked once, reported once.
 	checked map[checkKey]error
@@ -140,13 +162,53 @@ func (a *applier) run(c *compiled) {
 			if len(c.docs) > 1 {
 				name = fmt.Sprintf("%s (document %d)", c.name, di)
 			}
-			a.req.NoMatch(c.OnNoMatch, name, fmt.Sprintf("the patch names %s %s %s, which is not among the resources",
-				d.node.GetApiVersion(), d.node.GetKind(), namespaced(d.node)))
+			msg := fmt.Sprintf("the patch names %s %s %s, which is not among the resources",
+				d.node.GetApiVersion(), d.node.GetKind(), namespaced(d.node))
+			policy := c.OnNoMatch
+			if policy == "" {
+				policy, msg = untargetedPolicy(c, d), msg+untargetedHint(c, d)
+			}
+			a.req.NoMatch(policy, name, msg)
 		}
 	}
 	if c.sel != nil && matched == 0 {
 		a.req.NoMatch(c.OnNoMatch, c.name, c.Set.NoMatch())
 	}
+	a.followRenames()
+}
+
+// followRenames makes the references to the resources the entry renamed
+// follow them, as kustomize's name reference transformer does. The index
+// is built after the entry, once, however many resources it renamed.
+func (a *applier) followRenames() {
+	if len(a.renames) == 0 {
+		return
+	}
+	refs := namerefs.NewIndex(a.ix.Items())
+	for _, t := range a.renames {
+		refs.Rename(t)
+	}
+	a.renames = a.renames[:0]
+}
+
+// untargetedPolicy is the default for a document without a target that
+// finds nothing. It names one resource exactly, so not finding it is a
+// mistake (a typo, a base that changed) and an error, as in kustomize
+// ("failed to find unique target for patch"). A document that deletes or
+// renames its resource is the exception, a warning: on kpt's re-run of a
+// pipeline over its own output the resource is gone, and that is right.
+func untargetedPolicy(c *compiled, d *document) string {
+	if d.deletes || d.touchesIdentity && (c.Options.AllowNameChange || c.Options.AllowKindChange) {
+		return "warn"
+	}
+	return "error"
+}
+
+func untargetedHint(c *compiled, d *document) string {
+	if untargetedPolicy(c, d) == "error" {
+		return " (kustomize fails here too; set onNoMatch: warn or ignore if that is expected)"
+	}
+	return ""
 }
 
 func namespaced(n *yaml.RNode) string {
@@ -197,6 +259,16 @@ func (a *applier) applyOne(c *compiled, d *document, i int) {
 		if undone := before.restore(res, c.Options, d.typ == typeSMP); undone != "" && d.typ != typeSMP {
 			a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, res, undone,
 				"the patch changes %s; the change was undone (set options.%s: true to allow it)", undone, optionFor(undone)))
+		}
+		if now := identityOf(res); now.kind != before.kind || now.name != before.name || now.namespace != before.namespace {
+			// Later steps of a kustomize build find it by its earlier ID.
+			if err := selector.RecordEarlierID(res, selector.ID{Kind: before.kind, Name: before.name, Namespace: before.namespace}); err != nil {
+				a.report(c, res, err)
+				return
+			}
+			if now.kind == before.kind && now.namespace == before.namespace {
+				a.renames = append(a.renames, namerefs.Target{Kind: now.kind, Namespace: now.namespace, Old: before.name, New: now.name})
+			}
 		}
 		a.ix.Refresh(i)
 	}

@@ -81,7 +81,7 @@ func run(req *fnrun.Request) error {
 		return errs
 	}
 	loc := newLocator(cfg.PodSpecPaths)
-	ix := selector.NewIndex(req.Items)
+	ix := selector.NewIndex(req.Items, req.Config)
 	// Select for every entry first: the function edits PodSpecs only, never
 	// what selectors read, so this is what each entry would select in turn.
 	selected := make([][]int, len(entries))

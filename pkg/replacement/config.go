@@ -220,6 +220,7 @@ func compileOne(entry string, r Replacement) (rule, error) {
 		if out.sourceSet, err = selector.CompileSet(selector.Set{Target: &sel}); err != nil {
 			return out, fmt.Errorf("%s.source: %v", entry, err)
 		}
+		out.sourceSet.ReadOnly() // a source may read a local-config values resource
 	}
 	for j, t := range r.Targets {
 		te := fmt.Sprintf("%s.targets[%d]", entry, j)

@@ -44,7 +44,7 @@ func Run(req *fnrun.Request) error {
 	if err != nil {
 		return err
 	}
-	ix := selector.NewIndex(req.Items)
+	ix := selector.NewIndex(req.Items, req.Config)
 	// Strings edited by several replacements are parsed once per version.
 	cache := embedded.NewCache()
 	var errs framework.Results

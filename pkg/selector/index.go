@@ -1,6 +1,7 @@
 package selector
 
 import (
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -10,6 +11,95 @@ import (
 type Resource struct {
 	Group, Version, Kind, Name, Namespace string
 	Labels, Annotations                   map[string]string
+	// Guarded resources are the package's own bookkeeping: the Kptfile,
+	// resources annotated config.kubernetes.io/local-config: "true", and
+	// the function's config. Under kpt fn render they are files in the
+	// package; deleting or patching them deletes or rewrites those files.
+	// A selector selects them only when it names them (see Matcher).
+	Guarded bool
+	// Earlier are the IDs the resource had before kustomize (or a function
+	// run inside a kustomize build) renamed it, oldest first. A selector
+	// matches the current ID or any earlier one, as kustomize's do.
+	Earlier []ID
+}
+
+// ID is one kind, name and namespace a resource has or had. Group and
+// version are always the current ones (kustomize records no earlier ones).
+type ID struct{ Kind, Name, Namespace string }
+
+// kustomize's build annotations for earlier IDs: comma-separated, one
+// position per earlier ID, oldest first. Namespaces are effective ones
+// ("default" for a resource without one).
+const (
+	PreviousNames      = "internal.config.kubernetes.io/previousNames"
+	PreviousKinds      = "internal.config.kubernetes.io/previousKinds"
+	PreviousNamespaces = "internal.config.kubernetes.io/previousNamespaces"
+	// notANamespace is the earlier namespace kustomize records for a
+	// cluster-scoped resource.
+	notANamespace = "_non_namespaceable_"
+)
+
+// IDs returns the current ID followed by the earlier ones, oldest first.
+func (r *Resource) IDs() []ID {
+	return append([]ID{{r.Kind, r.Name, r.Namespace}}, r.Earlier...)
+}
+
+// earlierIDs reads kustomize's previous-ID annotations. Lists of different
+// lengths (which kustomize itself refuses) give no earlier IDs.
+func earlierIDs(ann map[string]string) []ID {
+	names, ok := ann[PreviousNames]
+	if !ok {
+		return nil
+	}
+	ns := strings.Split(ann[PreviousNamespaces], ",")
+	kinds := strings.Split(ann[PreviousKinds], ",")
+	list := strings.Split(names, ",")
+	if len(ns) != len(list) || len(kinds) != len(list) {
+		return nil
+	}
+	ids := make([]ID, len(list))
+	for i := range list {
+		ids[i] = ID{Kind: kinds[i], Name: list[i], Namespace: ns[i]}
+		if ns[i] == notANamespace {
+			ids[i].Namespace = ""
+		}
+	}
+	return ids
+}
+
+// RecordEarlierID appends a resource's ID before a rename to kustomize's
+// previous-ID annotations, as kustomize's own transformers do, so that
+// later steps of a kustomize build still find it by its earlier name.
+// Outside a kustomize build (no kustomize.config.k8s.io/id annotation on
+// the resource) it does nothing: kpt would write the annotations to disk.
+func RecordEarlierID(n *yaml.RNode, before ID) error {
+	ann := n.GetAnnotations()
+	if _, inKustomize := ann["kustomize.config.k8s.io/id"]; !inKustomize {
+		return nil
+	}
+	if before.Namespace == "" {
+		before.Namespace = "default"
+	}
+	for _, kv := range [][2]string{{PreviousNames, before.Name}, {PreviousNamespaces, before.Namespace}, {PreviousKinds, before.Kind}} {
+		v := kv[1]
+		if old, ok := ann[kv[0]]; ok {
+			v = old + "," + v
+		}
+		if err := n.PipeE(yaml.SetAnnotation(kv[0], v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LocalConfigAnnotation marks a resource that configures the package
+// rather than being part of it (kpt and kustomize both honour it).
+const LocalConfigAnnotation = "config.kubernetes.io/local-config"
+
+// isBookkeeping reports whether a resource is the package's own: a Kptfile
+// or a local-config resource.
+func (r *Resource) isBookkeeping() bool {
+	return r.Kind == "Kptfile" || r.Annotations[LocalConfigAnnotation] == "true"
 }
 
 // APIVersion joins group and version back: "apps/v1", or "v1" for the core group.
@@ -27,6 +117,8 @@ func Describe(n *yaml.RNode) Resource {
 	meta := field(n.YNode(), "metadata")
 	r.Labels = stringMap(field(meta, "labels"))
 	r.Annotations = stringMap(field(meta, "annotations"))
+	r.Guarded = r.isBookkeeping()
+	r.Earlier = earlierIDs(r.Annotations)
 	return r
 }
 
@@ -77,22 +169,53 @@ type Index struct {
 	resources []Resource
 	removed   []bool
 	byKind    map[string][]int
+	config    *Resource // the function's config, guarded wherever it appears
 }
 
 // NewIndex indexes items. The index refers to the slice it is given.
-func NewIndex(items []*yaml.RNode) *Index {
+// config is the function's config (nil if there is none): under kpt fn
+// render it is also one of the items, and an item with its apiVersion,
+// kind, name and namespace is guarded like the Kptfile.
+func NewIndex(items []*yaml.RNode, config *yaml.RNode) *Index {
 	ix := &Index{
 		items:     items,
 		resources: make([]Resource, len(items)),
 		removed:   make([]bool, len(items)),
 		byKind:    map[string][]int{},
 	}
-	for i, it := range items {
-		ix.resources[i] = Describe(it)
-		k := ix.resources[i].Kind
-		ix.byKind[k] = append(ix.byKind[k], i)
+	if config != nil && !yaml.IsMissingOrNull(config) && config.YNode().Kind != yaml.SequenceNode {
+		c := Describe(config)
+		ix.config = &c
+	}
+	for i := range items {
+		ix.resources[i] = ix.describe(i)
+		for _, k := range kinds(&ix.resources[i]) {
+			ix.byKind[k] = append(ix.byKind[k], i)
+		}
 	}
 	return ix
+}
+
+// kinds lists the distinct kinds a resource has or had: it is a candidate
+// for a selector naming any of them.
+func kinds(r *Resource) []string {
+	ks := []string{r.Kind}
+	for _, id := range r.Earlier {
+		if !slices.Contains(ks, id.Kind) {
+			ks = append(ks, id.Kind)
+		}
+	}
+	return ks
+}
+
+// describe reads item i, guarding it when it is the function's config.
+func (ix *Index) describe(i int) Resource {
+	r := Describe(ix.items[i])
+	if c := ix.config; c != nil && r.Kind == c.Kind && r.Name == c.Name &&
+		r.Namespace == c.Namespace && r.APIVersion() == c.APIVersion() {
+		r.Guarded = true
+	}
+	return r
 }
 
 // Len is the number of indexed items, removed ones included.
@@ -106,11 +229,18 @@ func (ix *Index) Resource(i int) *Resource { return &ix.resources[i] }
 
 // Refresh re-reads item i's metadata after a transform changed it.
 func (ix *Index) Refresh(i int) {
-	old := ix.resources[i].Kind
-	ix.resources[i] = Describe(ix.items[i])
-	if k := ix.resources[i].Kind; k != old {
-		ix.byKind[old] = without(ix.byKind[old], i)
-		ix.byKind[k] = insertSorted(ix.byKind[k], i)
+	old := kinds(&ix.resources[i])
+	ix.resources[i] = ix.describe(i)
+	now := kinds(&ix.resources[i])
+	for _, k := range old {
+		if !slices.Contains(now, k) {
+			ix.byKind[k] = without(ix.byKind[k], i)
+		}
+	}
+	for _, k := range now {
+		if !slices.Contains(old, k) {
+			ix.byKind[k] = insertSorted(ix.byKind[k], i)
+		}
 	}
 }
 

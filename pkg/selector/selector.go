@@ -88,6 +88,13 @@ func compilePattern(field, expr string) (*pattern, error) {
 	if regexp.QuoteMeta(expr) == expr {
 		return &pattern{literal: expr}, nil
 	}
+	// An escaped literal (`cm\.v1`, as regexp.QuoteMeta writes it) is a
+	// literal too: it names one value.
+	if re, err := regexp.Compile(expr); err == nil {
+		if lit, complete := re.LiteralPrefix(); complete {
+			return &pattern{literal: lit}, nil
+		}
+	}
 	re, err := regexp.Compile("^(?:" + expr + ")$")
 	if err != nil {
 		if hint := GlobHint(expr); hint != "" {
@@ -153,15 +160,16 @@ func Compile(s Selector) (*Matcher, error) {
 func (m *Matcher) Selector() Selector { return m.src }
 
 // Matches reports whether the described resource is selected.
+//
+// Kind, name and namespace match the resource's current ID or any earlier
+// one (kustomize's previous-ID annotations), all three from the same ID, as
+// kustomize's replacements and target-less patches match; group, version,
+// labels and annotations are the current ones.
 func (m *Matcher) Matches(r *Resource) bool {
-	if !m.kind.match(r.Kind) || !m.name.match(r.Name) || !m.group.match(r.Group) ||
-		!m.version.match(r.Version) || !m.apiVersion.match(r.APIVersion()) {
+	if !m.group.match(r.Group) || !m.version.match(r.Version) || !m.apiVersion.match(r.APIVersion()) {
 		return false
 	}
-	// A resource without a namespace lives in "default" once applied, so a
-	// selector for "default" selects it too (kustomize does the same).
-	if m.namespace != nil && !m.namespace.match(r.Namespace) &&
-		!(r.Namespace == "" && m.namespace.match("default")) {
+	if !m.matchesID(ID{r.Kind, r.Name, r.Namespace}) && !m.matchesEarlier(r) {
 		return false
 	}
 	if m.labels != nil && !m.labels.Matches(labels.Set(r.Labels)) {
@@ -177,6 +185,39 @@ func (m *Matcher) Matches(r *Resource) bool {
 		}
 	}
 	return true
+}
+
+func (m *Matcher) matchesEarlier(r *Resource) bool {
+	for _, id := range r.Earlier {
+		if m.matchesID(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesID matches kind, name and namespace. A resource without a
+// namespace lives in "default" once applied, so a selector for "default"
+// selects it too (kustomize does the same).
+func (m *Matcher) matchesID(id ID) bool {
+	return m.kind.match(id.Kind) && m.name.match(id.Name) &&
+		(m.namespace == nil || m.namespace.match(id.Namespace) ||
+			id.Namespace == "" && m.namespace.match("default"))
+}
+
+// names reports whether the selector names the resource explicitly: a
+// literal kind and a literal name (no pattern) that are the resource's.
+// Only such a selector selects a guarded resource.
+func (m *Matcher) names(r *Resource) bool {
+	if m.kind == nil || m.kind.re != nil || m.name == nil || m.name.re != nil {
+		return false
+	}
+	for _, id := range r.IDs() {
+		if m.kind.literal == id.Kind && m.name.literal == id.Name {
+			return true
+		}
+	}
+	return false
 }
 
 // literalKind returns the kind when the selector names exactly one, so an

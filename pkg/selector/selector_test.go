@@ -24,7 +24,7 @@ func index(t *testing.T) *Index {
 	for _, s := range items {
 		nodes = append(nodes, res(t, s))
 	}
-	return NewIndex(nodes)
+	return NewIndex(nodes, nil)
 }
 
 func TestSelect(t *testing.T) {
@@ -141,5 +141,140 @@ func TestString(t *testing.T) {
 	s := Selector{Kind: "Deployment", Name: "app1-*", MatchAnnotations: map[string]string{"b": "2", "a": "1"}}
 	if got := s.String(); got != "{kind=Deployment name=app1-* matchAnnotations=a=1,b=2}" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// The Kptfile, local-config resources and the function's own config are
+// selected only by a target naming their kind and name; reading them as a
+// replacement source (ReadOnly) is allowed.
+func TestGuardedResources(t *testing.T) {
+	var nodes []*yaml.RNode
+	for _, s := range []string{
+		"apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata: {name: pkg}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: values, annotations: {config.kubernetes.io/local-config: 'true'}}\n",
+		"apiVersion: fn.example.com/v1\nkind: MultiPatch\nmetadata: {name: api}\n",
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app.v1}\n",
+	} {
+		nodes = append(nodes, res(t, s))
+	}
+	config := res(t, "apiVersion: fn.example.com/v1\nkind: MultiPatch\nmetadata: {name: api}\npatches: []\n")
+	ix := NewIndex(nodes, config)
+	for _, tc := range []struct {
+		name     string
+		set      Set
+		readOnly bool
+		want     []int
+	}{
+		{"everything but bookkeeping", Set{}, false, []int{3, 4}},
+		{"namespace default", Set{Target: &Selector{Namespace: "default"}}, false, []int{3, 4}},
+		{"name only", Set{Target: &Selector{Name: "api"}}, false, []int{3}},
+		{"kind only", Set{Target: &Selector{Kind: "ConfigMap"}}, false, []int{4}},
+		{"kind and name pattern", Set{Target: &Selector{Kind: "Kptfile", Name: "p.*"}}, false, nil},
+		{"kind and name", Set{Target: &Selector{Kind: "Kptfile", Name: "pkg"}}, false, []int{0}},
+		{"escaped literal name", Set{Target: &Selector{Kind: "ConfigMap", Name: `app\.v1`}}, false, []int{4}},
+		{"the config by kind and name", Set{Target: &Selector{Kind: "MultiPatch", Name: "api"}}, false, []int{2}},
+		{"local-config by kind and name", Set{Targets: []Selector{{Kind: "ConfigMap", Name: "values"}}}, false, []int{1}},
+		{"a source reads anything", Set{Target: &Selector{Kind: "ConfigMap"}}, true, []int{1, 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := CompileSet(tc.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.readOnly {
+				m.ReadOnly()
+			}
+			if got := m.Select(ix); fmtInts(got) != fmtInts(tc.want) {
+				t.Fatalf("selected %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Resources renamed earlier in a kustomize build carry their earlier IDs in
+// kustomize's previous-ID annotations; selectors match the current ID or
+// any earlier one, kind, name and namespace from the same ID.
+func TestEarlierIDs(t *testing.T) {
+	var nodes []*yaml.RNode
+	for _, s := range []string{
+		// namePrefix prod-, then namespace prod
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: prod-settings, namespace: prod, annotations: {" +
+			"internal.config.kubernetes.io/previousNames: 'settings,prod-settings', " +
+			"internal.config.kubernetes.io/previousKinds: 'ConfigMap,ConfigMap', " +
+			"internal.config.kubernetes.io/previousNamespaces: 'default,default'}}\n",
+		// a patch changed the kind
+		"apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: new-name, annotations: {" +
+			"internal.config.kubernetes.io/previousNames: old-name, " +
+			"internal.config.kubernetes.io/previousKinds: Deployment, " +
+			"internal.config.kubernetes.io/previousNamespaces: default}}\n",
+		// lists of different lengths: no earlier IDs
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odd, annotations: {" +
+			"internal.config.kubernetes.io/previousNames: 'a,b', " +
+			"internal.config.kubernetes.io/previousKinds: ConfigMap, " +
+			"internal.config.kubernetes.io/previousNamespaces: default}}\n",
+		"apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: pre-reader, annotations: {" +
+			"internal.config.kubernetes.io/previousNames: reader, " +
+			"internal.config.kubernetes.io/previousKinds: ClusterRole, " +
+			"internal.config.kubernetes.io/previousNamespaces: _non_namespaceable_}}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: staging}\n",
+	} {
+		nodes = append(nodes, res(t, s))
+	}
+	ix := NewIndex(nodes, nil)
+	for _, tc := range []struct {
+		name string
+		set  Set
+		want []int
+	}{
+		{"base name", Set{Target: &Selector{Kind: "ConfigMap", Name: "settings"}}, []int{0, 4}},
+		{"intermediate name", Set{Target: &Selector{Name: "prod-settings", Namespace: "default"}}, []int{0}},
+		{"current name", Set{Target: &Selector{Name: "prod-settings", Namespace: "prod"}}, []int{0}},
+		{"fields from one ID", Set{Target: &Selector{Name: "settings", Namespace: "prod"}}, nil},
+		{"earlier kind, through the kind index", Set{Target: &Selector{Kind: "Deployment"}}, []int{1}},
+		{"earlier kind and name", Set{Target: &Selector{Kind: "Deployment", Name: "old-name"}}, []int{1}},
+		{"earlier name, current kind", Set{Target: &Selector{Kind: "StatefulSet", Name: "old-name"}}, nil},
+		{"inconsistent annotations are ignored", Set{Target: &Selector{Name: "a|b"}}, nil},
+		{"cluster-scoped earlier name", Set{Target: &Selector{Kind: "ClusterRole", Name: "reader"}}, []int{3}},
+		{"reject by an earlier name", Set{Target: &Selector{Kind: "ConfigMap"}, Reject: []Selector{{Name: "settings", Namespace: "default"}}}, []int{2, 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := CompileSet(tc.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.Select(ix); fmtInts(got) != fmtInts(tc.want) {
+				t.Fatalf("selected %v, want %v", got, tc.want)
+			}
+		})
+	}
+	// A refresh keeps the earlier kinds in the kind index.
+	ix.Item(1).SetKind("DaemonSet")
+	ix.Refresh(1)
+	for kind, want := range map[string][]int{"Deployment": {1}, "StatefulSet": nil, "DaemonSet": {1}} {
+		m, _ := CompileSet(Set{Target: &Selector{Kind: kind}})
+		if got := m.Select(ix); fmtInts(got) != fmtInts(want) {
+			t.Errorf("after a kind change, kind %s selects %v, want %v", kind, got, want)
+		}
+	}
+}
+
+func TestRecordEarlierID(t *testing.T) {
+	outside := res(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n")
+	if err := RecordEarlierID(outside, ID{Kind: "ConfigMap", Name: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(outside.GetAnnotations()) != 0 {
+		t.Errorf("outside a kustomize build nothing is recorded: %v", outside.GetAnnotations())
+	}
+	in := res(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, annotations: {kustomize.config.k8s.io/id: x, "+
+		"internal.config.kubernetes.io/previousNames: a, internal.config.kubernetes.io/previousKinds: ConfigMap, "+
+		"internal.config.kubernetes.io/previousNamespaces: default}}\n")
+	if err := RecordEarlierID(in, ID{Kind: "ConfigMap", Name: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	r := Describe(in)
+	if got := r.Earlier; len(got) != 2 || got[1] != (ID{"ConfigMap", "b", "default"}) || got[0].Name != "a" {
+		t.Errorf("earlier IDs %v", got)
 	}
 }

@@ -7,7 +7,9 @@ import (
 )
 
 // Set is the selection of one config entry: the union of its targets minus
-// whatever any reject selector matches. No target at all selects everything.
+// whatever any reject selector matches. No target at all selects everything
+// but guarded resources (the Kptfile, local-config resources, the function
+// config), which only a target naming their kind and name selects.
 type Set struct {
 	Target  *Selector  `json:"target,omitempty" yaml:"target,omitempty"`
 	Targets []Selector `json:"targets,omitempty" yaml:"targets,omitempty"`
@@ -18,6 +20,18 @@ type Set struct {
 type SetMatcher struct {
 	targets []*Matcher
 	reject  []*Matcher
+	// readOnly selections (replacement sources) may read guarded resources.
+	readOnly bool
+}
+
+// ReadOnly lets the set select guarded resources (the Kptfile, local-config
+// resources, the function config) like any other, for selections that only
+// read: a replacement source. A values ConfigMap marked local-config is
+// the usual source of kpt's apply-replacements, and reading it changes
+// nothing on disk.
+func (sm *SetMatcher) ReadOnly() *SetMatcher {
+	sm.readOnly = true
+	return sm
 }
 
 // All returns the target selectors of the set, for messages.
@@ -64,11 +78,12 @@ func (sm *SetMatcher) Matches(r *Resource) bool {
 			return false
 		}
 	}
+	guarded := r.Guarded && !sm.readOnly
 	if len(sm.targets) == 0 {
-		return true
+		return !guarded
 	}
 	for _, m := range sm.targets {
-		if m.Matches(r) {
+		if m.Matches(r) && (!guarded || m.names(r)) {
 			return true
 		}
 	}

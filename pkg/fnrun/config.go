@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -31,51 +29,6 @@ func Decode(config *yaml.RNode, into any) error {
 		return fmt.Errorf("config %s %q: %s", config.GetKind(), config.GetName(), strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
-}
-
-// ReadFile reads a file named in the config, relative to the config's
-// directory. The path must stay inside that directory: configs are shared
-// and run in pipelines, and must not reach files elsewhere on the machine.
-func (r *Request) ReadFile(rel string) ([]byte, error) {
-	if rel == "" {
-		return nil, fmt.Errorf("empty file path")
-	}
-	if filepath.IsAbs(rel) {
-		return nil, fmt.Errorf("file %q: absolute paths are not allowed; give a path relative to the config's directory", rel)
-	}
-	clean := filepath.Clean(filepath.FromSlash(rel))
-	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return nil, fmt.Errorf("file %q is outside the config's directory", rel)
-	}
-	dir := r.ConfigDir
-	if dir == "" {
-		dir = "."
-	}
-	full := filepath.Join(dir, clean)
-	// A symlink could still lead out of the directory.
-	realDir, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", rel, err)
-	}
-	realFull, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
-	}
-	if inside, _ := filepath.Rel(realDir, realFull); inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) {
-		return nil, fmt.Errorf("file %q leads outside the config's directory (through a symbolic link)", rel)
-	}
-	b, err := os.ReadFile(realFull)
-	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
-	}
-	return b, nil
-}
-
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // InlineOrFile returns an entry's content given either inline (the config's

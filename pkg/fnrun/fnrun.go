@@ -14,8 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -175,30 +173,6 @@ func RunResourceList(f Function, in io.Reader, out io.Writer, configDir string) 
 		return outcome, fmt.Errorf("writing ResourceList: %w", err)
 	}
 	return outcome, nil
-}
-
-// packageConfigDir is the directory of a config that kpt fn render read
-// from a package (configPath): kpt names the package and the file in
-// annotations, and the function runs in kpt's working directory. Elsewhere
-// it is "", the working directory.
-func packageConfigDir(config *yaml.RNode) string {
-	if config == nil {
-		return ""
-	}
-	a := config.GetAnnotations()
-	pkg := a["internal.config.kubernetes.io/package-path"]
-	file := a["internal.config.kubernetes.io/path"]
-	if file == "" {
-		file = a["config.kubernetes.io/path"]
-	}
-	if pkg == "" || file == "" {
-		return ""
-	}
-	dir := filepath.Join(pkg, filepath.Dir(file))
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return ""
-	}
-	return dir
 }
 
 func resultsNode(rs framework.Results) (*yaml.RNode, error) {

@@ -115,6 +115,9 @@ func (f Function) checkKind(config *yaml.RNode) error {
 	if config == nil || yaml.IsMissingOrNull(config) {
 		return fmt.Errorf("%s: no functionConfig given; expected one of: %s", f.Name, strings.Join(f.Kinds, ", "))
 	}
+	if err := checkConfigShape(config); err != nil {
+		return fmt.Errorf("%s: %v; expected a config of one of these types: %s", f.Name, err, strings.Join(f.Kinds, ", "))
+	}
 	got := config.GetApiVersion() + "/" + config.GetKind()
 	for _, k := range f.Kinds {
 		if k == got {

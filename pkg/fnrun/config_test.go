@@ -106,3 +106,25 @@ func TestDecodeWrongKindOfValue(t *testing.T) {
 		t.Errorf("null values: %v", err)
 	}
 }
+
+// An item whose apiVersion, kind, name or namespace is not a string was
+// passed through silently (never selected, or selected under an empty name).
+func TestMalformedItemIdentityIsAnError(t *testing.T) {
+	for item, want := range map[string]string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [1]}\n":              "v1 ConfigMap : metadata.name: must be a string (line 3)",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: {}}\n": "v1 ConfigMap a: metadata.namespace: must be a string (line 3)",
+		"apiVersion: v1\nkind: [ConfigMap]\nmetadata: {name: a}\n":              "v1  a: kind: must be a string (line 2)",
+		"apiVersion: {v: 1}\nkind: ConfigMap\nmetadata: {name: a}\n":            " ConfigMap a: apiVersion: must be a string (line 1)",
+	} {
+		dir := t.TempDir()
+		cfg := filepath.Join(dir, "config.yaml")
+		os.WriteFile(cfg, []byte("apiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata: {name: t}\n"), 0o644)
+		res := filepath.Join(dir, "r.yaml")
+		os.WriteFile(res, []byte(item), 0o644)
+		f := testFunction(func(r *Request) error { t.Error("ran"); return nil })
+		var out, errOut bytes.Buffer
+		if code := Command(f, []string{cfg, res}, nil, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), want) {
+			t.Errorf("%q: exit %d, %q; want exit 1 and %q", item, code, errOut.String(), want)
+		}
+	}
+}

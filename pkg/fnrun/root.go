@@ -2,7 +2,6 @@ package fnrun
 
 import (
 	"bytes"
-
 	"path/filepath"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"

@@ -131,6 +131,11 @@ func checkMetadata(items []*yaml.RNode) error {
 			errs = append(errs, fmt.Sprintf("an item is not a map (line %d)", n.Line))
 			continue
 		}
+		for _, f := range []string{"apiVersion", "kind"} {
+			if v := mapField(n, f); v != nil && v.Kind != yaml.ScalarNode {
+				errs = append(errs, fmt.Sprintf("%s: %s: must be a string (line %d)", describeLoose(n), f, v.Line))
+			}
+		}
 		meta := mapField(n, "metadata")
 		if meta == nil {
 			continue
@@ -138,6 +143,11 @@ func checkMetadata(items []*yaml.RNode) error {
 		if meta.Kind != yaml.MappingNode {
 			errs = append(errs, fmt.Sprintf("%s: metadata: must be a map", describeLoose(n)))
 			continue
+		}
+		for _, f := range []string{"name", "namespace"} {
+			if v := mapField(meta, f); v != nil && v.Kind != yaml.ScalarNode {
+				errs = append(errs, fmt.Sprintf("%s: metadata.%s: must be a string (line %d)", describeLoose(n), f, v.Line))
+			}
 		}
 		for _, f := range []string{"labels", "annotations"} {
 			m := mapField(meta, f)

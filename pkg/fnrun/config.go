@@ -3,9 +3,8 @@ package fnrun
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -28,54 +27,109 @@ func Decode(config *yaml.RNode, into any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Type != nil {
+			// The walk above catches these with a path and a line; this is
+			// the fallback, in words rather than Go types.
+			return fmt.Errorf("config %s %q: %s: want %s, got %s", config.GetKind(), config.GetName(), te.Field, goKindName(te.Type), jsonValueName(te.Value))
+		}
 		return fmt.Errorf("config %s %q: %s", config.GetKind(), config.GetName(), strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
 }
 
-// ReadFile reads a file named in the config, relative to the config's
-// directory. The path must stay inside that directory: configs are shared
-// and run in pipelines, and must not reach files elsewhere on the machine.
-func (r *Request) ReadFile(rel string) ([]byte, error) {
-	if rel == "" {
-		return nil, fmt.Errorf("empty file path")
+// mismatch says what is wrong when a YAML node cannot decode into a Go
+// type, in the config's words (a string, a list), without the value: a
+// config may carry secrets (secretGenerator literals). "" when it fits.
+func mismatch(n *yaml.Node, t reflect.Type) string {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
 	}
-	if filepath.IsAbs(rel) {
-		return nil, fmt.Errorf("file %q: absolute paths are not allowed; give a path relative to the config's directory", rel)
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return "" // null decodes into anything as its zero value
 	}
-	clean := filepath.Clean(filepath.FromSlash(rel))
-	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return nil, fmt.Errorf("file %q is outside the config's directory", rel)
+	var ok bool
+	switch t.Kind() {
+	case reflect.String:
+		ok = n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str"
+	case reflect.Bool:
+		ok = n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		ok = n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int"
+	case reflect.Float32, reflect.Float64:
+		ok = n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float")
+	case reflect.Struct, reflect.Map:
+		ok = n.Kind == yaml.MappingNode
+	case reflect.Slice, reflect.Array:
+		ok = n.Kind == yaml.SequenceNode
+	default:
+		return ""
 	}
-	dir := r.ConfigDir
-	if dir == "" {
-		dir = "."
+	if ok {
+		return ""
 	}
-	full := filepath.Join(dir, clean)
-	// A symlink could still lead out of the directory.
-	realDir, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", rel, err)
-	}
-	realFull, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
-	}
-	if inside, _ := filepath.Rel(realDir, realFull); inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) {
-		return nil, fmt.Errorf("file %q leads outside the config's directory (through a symbolic link)", rel)
-	}
-	b, err := os.ReadFile(realFull)
-	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
-	}
-	return b, nil
+	return fmt.Sprintf("want %s, got %s", goKindName(t), nodeKindName(n))
 }
 
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
+// goKindName names what a Go type holds, in YAML terms.
+func goKindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Struct, reflect.Map:
+		return "a map"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Pointer:
+		return goKindName(t.Elem())
 	}
-	return err
+	return "another kind of value"
+}
+
+// nodeKindName names what a YAML node is.
+func nodeKindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a map"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!str":
+			return "a string"
+		case "!!int", "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		case "!!null":
+			return "null"
+		}
+		return "a " + strings.TrimPrefix(n.ShortTag(), "!!") + " value"
+	}
+	return "something else"
+}
+
+// jsonValueName turns encoding/json's names for what it found into YAML's.
+func jsonValueName(v string) string {
+	switch v {
+	case "object":
+		return "a map"
+	case "array":
+		return "a list"
+	case "number", "string":
+		return "a " + v
+	case "bool":
+		return "a boolean"
+	}
+	return "another kind of value"
 }
 
 // InlineOrFile returns an entry's content given either inline (the config's
@@ -104,8 +158,9 @@ func (r *Request) InlineOrFile(inline, path, file string) (string, error) {
 }
 
 // unknownFields finds the keys of a config that the Go type it decodes into
-// does not have, each with its path and line (patches[1].traget, line 9),
-// which encoding/json's own error does not give.
+// does not have, and the values of the wrong kind (a number where a string
+// belongs), each with its path and line (patches[1].traget, line 9), which
+// encoding/json's own error does not give.
 func unknownFields(n *yaml.Node, t reflect.Type, path string) []string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -115,6 +170,17 @@ func unknownFields(n *yaml.Node, t reflect.Type, path string) []string {
 	}
 	if t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler) {
 		return nil // the type reads its own form
+	}
+	if msg := mismatch(n, t); msg != "" {
+		at := path
+		if at == "" {
+			at = "the config"
+		}
+		hint := ""
+		if t.Kind() == reflect.String && n.Kind == yaml.ScalarNode {
+			hint = "; quote it to make it a string"
+		}
+		return []string{fmt.Sprintf("%s: %s (line %d)%s", at, msg, n.Line, hint)}
 	}
 	var out []string
 	switch {
@@ -188,4 +254,58 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		fields[name] = f.Type
 	}
 	return fields
+}
+
+// checkConfigShape refuses a config whose top level or metadata is not the
+// shape every Kubernetes-style object has, before anything reads it with
+// kyaml's getters (which panic on a list, or on metadata: [..]). A JSON
+// patch file given as the config is the common way to get here.
+func checkConfigShape(config *yaml.RNode) error {
+	n := config.YNode()
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("the function config is %s, not a map with apiVersion, kind and metadata (line %d)", nodeKindName(n), n.Line)
+	}
+	var problems []string
+	want := func(field string, v *yaml.Node, kind yaml.Kind) {
+		if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
+			return
+		}
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		if kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode {
+			return
+		}
+		if v.Kind != kind {
+			what := "a map"
+			if kind == yaml.ScalarNode {
+				what = "a string"
+			}
+			problems = append(problems, fmt.Sprintf("%s: want %s, got %s (line %d)", field, what, nodeKindName(v), v.Line))
+		}
+	}
+	want("apiVersion", mapField(n, "apiVersion"), yaml.ScalarNode)
+	want("kind", mapField(n, "kind"), yaml.ScalarNode)
+	meta := mapField(n, "metadata")
+	want("metadata", meta, yaml.MappingNode)
+	if meta != nil && meta.Kind == yaml.MappingNode {
+		want("metadata.name", mapField(meta, "name"), yaml.ScalarNode)
+		want("metadata.namespace", mapField(meta, "namespace"), yaml.ScalarNode)
+		for _, f := range []string{"labels", "annotations"} {
+			m := mapField(meta, f)
+			want("metadata."+f, m, yaml.MappingNode)
+			if m != nil && m.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(m.Content); i += 2 {
+					want("metadata."+f+"."+m.Content[i].Value, m.Content[i+1], yaml.ScalarNode)
+				}
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("malformed function config: %s", strings.Join(problems, "; "))
+	}
+	return nil
 }

@@ -14,8 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -117,6 +115,9 @@ func (f Function) checkKind(config *yaml.RNode) error {
 	if config == nil || yaml.IsMissingOrNull(config) {
 		return fmt.Errorf("%s: no functionConfig given; expected one of: %s", f.Name, strings.Join(f.Kinds, ", "))
 	}
+	if err := checkConfigShape(config); err != nil {
+		return fmt.Errorf("%s: %v; expected a config of one of these types: %s", f.Name, err, strings.Join(f.Kinds, ", "))
+	}
 	got := config.GetApiVersion() + "/" + config.GetKind()
 	for _, k := range f.Kinds {
 		if k == got {
@@ -175,30 +176,6 @@ func RunResourceList(f Function, in io.Reader, out io.Writer, configDir string) 
 		return outcome, fmt.Errorf("writing ResourceList: %w", err)
 	}
 	return outcome, nil
-}
-
-// packageConfigDir is the directory of a config that kpt fn render read
-// from a package (configPath): kpt names the package and the file in
-// annotations, and the function runs in kpt's working directory. Elsewhere
-// it is "", the working directory.
-func packageConfigDir(config *yaml.RNode) string {
-	if config == nil {
-		return ""
-	}
-	a := config.GetAnnotations()
-	pkg := a["internal.config.kubernetes.io/package-path"]
-	file := a["internal.config.kubernetes.io/path"]
-	if file == "" {
-		file = a["config.kubernetes.io/path"]
-	}
-	if pkg == "" || file == "" {
-		return ""
-	}
-	dir := filepath.Join(pkg, filepath.Dir(file))
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return ""
-	}
-	return dir
 }
 
 func resultsNode(rs framework.Results) (*yaml.RNode, error) {

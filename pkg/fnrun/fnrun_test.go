@@ -187,6 +187,8 @@ func TestCommandStandaloneAndHelp(t *testing.T) {
 func TestConfigDirUnderKptRender(t *testing.T) {
 	pkg := t.TempDir()
 	os.MkdirAll(filepath.Join(pkg, "fns"), 0o755)
+	// kpt names a file that is there: the root comes from it only then.
+	os.WriteFile(filepath.Join(pkg, "fns", "config.yaml"), []byte("apiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata:\n  name: t\n"), 0o644)
 	in := strings.Replace(kptInput, "  metadata:\n    name: t\n", `  metadata:
     name: t
     annotations:

@@ -69,9 +69,10 @@ func (f Function) usage() string {
 Accepted config types (apiVersion/kind): %s
 Relative file paths in a config resolve against the config file's directory
 (standalone, kpt fn render) or the working directory (kpt fn eval, kustomize),
-and must stay inside it.
+and must stay inside it, symbolic links included. Only regular files are
+read, up to 1Mi each (%s=8Mi raises the limit).
 Exit codes: 0 success, 1 the function reported errors (items unchanged), 2 bad input.
-`, strings.Join(f.Kinds, ", "))
+`, strings.Join(f.Kinds, ", "), MaxFileSizeEnv)
 	return b.String()
 }
 

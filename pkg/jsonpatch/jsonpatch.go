@@ -72,6 +72,18 @@ func checkOp(op *yaml.Node) error {
 			return fmt.Errorf(`%s: missing %q`, kind, f)
 		}
 	}
+	// path "" is the whole document; the library's own errors for it read
+	// "%!w(<nil>)" and "Go value of type map[string]*jsonpatch.lazyNode".
+	if p := fields["path"]; p.Kind == yaml.ScalarNode && p.Value == "" {
+		switch kind {
+		case "remove":
+			return fmt.Errorf(`remove "": path "" is the whole resource, which a JSON patch cannot remove`)
+		case "add", "replace":
+			if v := fields["value"]; v.Kind != yaml.MappingNode {
+				return fmt.Errorf(`%s "": path "" is the whole resource, so the value must be a map, not a %s`, kind, kindName(yaml.NewRNode(v)))
+			}
+		}
+	}
 	return nil
 }
 
@@ -97,6 +109,9 @@ func (o *Ops) explain(in []byte, whole error) error {
 		next, err := jsonpatch.Patch{op}.Apply(cur)
 		if err != nil {
 			path, _ := op.Path()
+			if path == "" {
+				path = `""`
+			}
 			return fmt.Errorf("op[%d] %s %s: %v", i, op.Kind(), path, err)
 		}
 		cur = next

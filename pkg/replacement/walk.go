@@ -417,6 +417,9 @@ func keysOf(n *yaml.Node) string {
 }
 
 func describeScalar(n *yaml.Node) string {
+	if n.ShortTag() == "!!null" {
+		return "null" // not `the null ""`
+	}
 	v := n.Value
 	if len(v) > 40 {
 		v = v[:40] + "…"

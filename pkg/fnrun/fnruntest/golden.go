@@ -83,6 +83,7 @@ func runCase(t *testing.T, f fnrun.Function, dir string) {
 	}
 	configPath := filepath.Join(dir, "config.yaml")
 	got, outcome := Run(t, f, configPath, input)
+	CheckMessages(t, outcome.Results)
 
 	if want, err := os.ReadFile(filepath.Join(dir, "expected-error.txt")); err == nil {
 		if !outcome.Failed {

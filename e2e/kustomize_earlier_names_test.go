@@ -350,7 +350,7 @@ func TestKustomizeMergeByBaseNameAfterPrefix(t *testing.T) {
 	if err := os.WriteFile(kz, append(raw, "namePrefix: prod-\nnamespace: prod\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	markFunction(t, filepath.Join(prod, "merge-settings.yaml"), "exec:\n  path: "+bin+"\n")
+	markExec(t, filepath.Join(prod, "merge-settings.yaml"), bin)
 	got := buildOverlay(t, dir, "prod")
 	var cm, deploy map[string]any
 	for id, obj := range got {

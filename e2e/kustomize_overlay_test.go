@@ -25,7 +25,7 @@ func TestKustomizeMergeIntoBaseGenerator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	markFunction(t, filepath.Join(prod, "merge-settings.yaml"), "exec:\n  path: "+rel+"\n")
+	markExec(t, filepath.Join(prod, "merge-settings.yaml"), rel)
 	r := run(t, prod, nil, nil, kz, "build", "--enable-alpha-plugins", "--enable-exec", ".")
 	if r.code != 0 {
 		t.Fatalf("kustomize build failed\n%s", r)

@@ -129,6 +129,13 @@ func kustomizeCase(t *testing.T, kz string, f *fixture, bin string, extraEnv []s
 	compareResources(t, "kpt fn eval", want, "kustomize build", got)
 }
 
+// markExec makes kustomize run a config as an exec function: bin, relative
+// to the kustomization directory.
+func markExec(t *testing.T, path, bin string) {
+	t.Helper()
+	markFunction(t, path, "exec:\n  path: "+bin+"\n")
+}
+
 // markFunction adds the annotation that makes kustomize run a config as a
 // function (exec or container), keeping the rest of the file as it is.
 func markFunction(t *testing.T, path, function string) {

@@ -111,10 +111,13 @@ type checkKey struct {
 
 func (a *applier) schemaFor(res *yaml.RNode) *schema.Type {
 	if a.schema == nil {
-		s, err := schema.Builtin().WithCRDs(a.ix.Items())
+		s, ignored, err := schema.Builtin().WithCRDs(a.ix.Items())
 		if err != nil {
 			a.errs = append(a.errs, fnrun.Errorf("", nil, "", "reading CustomResourceDefinitions: %v", err))
 			s = schema.Builtin()
+		}
+		for _, ic := range ignored {
+			a.req.Results = append(a.req.Results, fnrun.Warningf("", ic.CRD, "", "%s", ic))
 		}
 		a.schema = s
 	}

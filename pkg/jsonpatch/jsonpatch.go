@@ -10,6 +10,7 @@ package jsonpatch
 import (
 	"fmt"
 
+	"github.com/patchwork-krm/patchwork/internal/mergekey"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -78,6 +79,9 @@ func checkOp(op *yaml.Node) error {
 // Apply applies the operations to doc in place. On error doc is unchanged
 // and the error names the failing operation and its path.
 func (o *Ops) Apply(doc *yaml.RNode) error {
+	if mergekey.Contains(doc.YNode()) {
+		return applyExpanded(doc, o.Apply)
+	}
 	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
@@ -124,6 +128,9 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 
 // Apply merges the patch into doc in place.
 func (m *MergePatch) Apply(doc *yaml.RNode) error {
+	if mergekey.Contains(doc.YNode()) {
+		return applyExpanded(doc, m.Apply)
+	}
 	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
@@ -133,6 +140,31 @@ func (m *MergePatch) Apply(doc *yaml.RNode) error {
 		return err
 	}
 	return syncJSON(doc, out, m.node)
+}
+
+// applyExpanded applies a patch to a document that holds YAML merge keys
+// (<<). Their entries are not the map's own: a patch removing an inherited
+// value would fail or leave it inherited, and one editing an anchored map
+// would change every map merging it. So the patch applies to a copy with
+// merge keys and aliases expanded, which replaces the document only when
+// the patch changed something.
+func applyExpanded(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
+	flat, err := mergekey.Expand(doc.YNode())
+	if err != nil {
+		return err
+	}
+	before, err := mergekey.Expand(flat)
+	if err != nil {
+		return err
+	}
+	patched := yaml.NewRNode(flat)
+	if err := apply(patched); err != nil {
+		return err
+	}
+	if !mergekey.Equal(patched.YNode(), before) {
+		*doc.YNode() = *patched.YNode()
+	}
+	return nil
 }
 
 func kindName(n *yaml.RNode) string {

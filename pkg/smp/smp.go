@@ -27,6 +27,7 @@ package smp
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/mergekey"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -75,6 +76,10 @@ func Merge(dst, patch *yaml.RNode, t *schema.Type) error {
 		}
 	}
 
+	if root != nil && mergekey.Contains(root) {
+		return mergeExpanded(root, patch, t)
+	}
+
 	m := newMerger()
 	r, err := m.value(root, pn, t)
 	if err != nil {
@@ -90,6 +95,31 @@ func Merge(dst, patch *yaml.RNode, t *schema.Type) error {
 	}
 	if m.aliasesAtRisk {
 		fixAliases(doc)
+	}
+	return nil
+}
+
+// mergeExpanded merges into a document that holds YAML merge keys (<<).
+// In place, deleting an inherited value would leave it inherited and
+// editing an anchored map would change every map merging it, so the merge
+// works on a copy with merge keys and aliases expanded, which replaces the
+// document only when the patch changed something: a document the patch
+// leaves as it is keeps its spelling.
+func mergeExpanded(root *yaml.Node, patch *yaml.RNode, t *schema.Type) error {
+	flat, err := mergekey.Expand(root)
+	if err != nil {
+		return &Error{Msg: err.Error()}
+	}
+	before, err := mergekey.Expand(flat)
+	if err != nil {
+		return &Error{Msg: err.Error()}
+	}
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{flat}}
+	if err := Merge(yaml.NewRNode(doc), patch, t); err != nil {
+		return err
+	}
+	if !mergekey.Equal(doc.Content[0], before) {
+		*root = *doc.Content[0]
 	}
 	return nil
 }

@@ -208,6 +208,44 @@ rule_files: [a.yml]
 		overlay: "x: 1\n",
 		want:    "x: 1\n",
 	},
+	// YAML merge keys (<<) and aliases: the result means what the merge
+	// says for every reader; where the base cannot be edited in place it is
+	// written with merge keys and aliases expanded.
+	{
+		name:    "YAML deleting a value inherited through a merge key",
+		format:  YAML,
+		base:    "defaults: &d\n  a: 1\n  b: 2\nprod:\n  <<: *d\n  c: 3\n",
+		overlay: "prod:\n  a: null\n",
+		want:    "defaults:\n  a: 1\n  b: 2\nprod:\n  b: 2\n  c: 3\n",
+	},
+	{
+		name:    "YAML editing a map that a merge key inherits from",
+		format:  YAML,
+		base:    "defaults: &d\n  a: 1\n  b: 2\nprod:\n  <<: *d\n  c: 3\n",
+		overlay: "defaults:\n  a: 5\n",
+		want:    "defaults:\n  a: 5\n  b: 2\nprod:\n  a: 1\n  b: 2\n  c: 3\n",
+	},
+	{
+		name:    "YAML editing an anchored map that an alias repeats",
+		format:  YAML,
+		base:    "defaults: &d\n  a: 1\nprod: *d\n",
+		overlay: "defaults:\n  a: 5\n",
+		want:    "defaults:\n  a: 5\nprod:\n  a: 1\n",
+	},
+	{
+		name:    "YAML merge keys elsewhere keep their spelling",
+		format:  YAML,
+		base:    "defaults: &d\n  a: 1\nprod:\n  <<: *d\n  c: 3\nother: x\n",
+		overlay: "other: z\nprod:\n  c: 4\n",
+		want:    "defaults: &d\n  a: 1\nprod:\n  <<: *d\n  c: 4\nother: z\n",
+	},
+	{
+		name:    "YAML a merge key in the overlay is what it merges",
+		format:  YAML,
+		base:    "a: 1\n",
+		overlay: "x: &o {p: 1}\n\"y\":\n  <<: *o\n  q: 2\n",
+		want:    "a: 1\nx: {p: 1}\n\"y\":\n  p: 1\n  q: 2\n",
+	},
 }
 
 func TestMerge(t *testing.T) {

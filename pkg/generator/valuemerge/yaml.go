@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/mergekey"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
@@ -218,6 +219,12 @@ func (m *ymerger) set(path fieldpath.Path, v *yaml.Node, create bool) {
 func nodeMerge(b, o *ydoc) (string, error) {
 	patch := resolve(o.root)
 	doc := b.doc
+	if root, err := mergekey.Expand(b.root); err == nil {
+		// Merged in place, an anchored map would change every map that
+		// aliases or merges it (<<), and an inherited value could not be
+		// deleted: the base is written expanded.
+		b.root = root
+	}
 	if !isMap(b.root) || !isMap(patch) {
 		// Nothing of the base survives: the overlay's document (and its
 		// comments), less its null members.
@@ -375,9 +382,14 @@ func copyNode(n *yaml.Node) *yaml.Node {
 	return &c
 }
 
-// resolve returns the overlay root with aliases expanded.
+// resolve returns the overlay root with aliases and merge keys expanded.
 func resolve(n *yaml.Node) *yaml.Node {
-	c := copyNode(n)
+	c, err := mergekey.Expand(n)
+	if err != nil {
+		// parseYAML decoded the value, which checks merge keys and bounds
+		// aliases: not reached
+		c = copyNode(n)
+	}
 	var clear func(n *yaml.Node)
 	clear = func(n *yaml.Node) {
 		n.Anchor = ""
@@ -435,12 +447,40 @@ func nodeValue(n *yaml.Node) (any, error) {
 		return nodeValue(n.Alias)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
+		var merged []*yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
+			if mergekey.Is(n.Content[i]) {
+				merged = append(merged, n.Content[i+1])
+				continue
+			}
 			v, err := nodeValue(n.Content[i+1])
 			if err != nil {
 				return nil, err
 			}
 			m[keyID(n.Content[i])] = v
+		}
+		// A merge key (<<) adds the entries of the maps it names that the
+		// map does not set itself; of several maps, the first wins.
+		for _, mv := range merged {
+			v, err := nodeValue(mv)
+			if err != nil {
+				return nil, err
+			}
+			maps, ok := v.([]any)
+			if !ok {
+				maps = []any{v}
+			}
+			for _, mm := range maps {
+				mm, ok := mm.(map[string]any)
+				if !ok {
+					return nil, fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", mv.Line)
+				}
+				for k, x := range mm {
+					if _, set := m[k]; !set {
+						m[k] = x
+					}
+				}
+			}
 		}
 		return m, nil
 	case yaml.SequenceNode:

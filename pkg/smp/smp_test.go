@@ -136,7 +136,7 @@ func TestAliases(t *testing.T) {
 		name:  "merging into an alias merges into a copy; the anchor stays",
 		dst:   "base: &b {x: 1}\nuse: *b",
 		patch: "use: {y: 2}",
-		want:  "base: &b {x: 1}\nuse: {x: 1, y: 2}",
+		want:  "base: &b {x: 1}\nuse: {x: 1, \"y\": 2}",
 	}, {
 		name:  "deleting an anchored value expands its aliases",
 		dst:   "base: &b {x: 1}\nuse: *b\nalso: [*b]",

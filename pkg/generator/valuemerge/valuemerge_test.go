@@ -246,6 +246,29 @@ rule_files: [a.yml]
 		overlay: "x: &o {p: 1}\n\"y\":\n  <<: *o\n  q: 2\n",
 		want:    "a: 1\nx: {p: 1}\n\"y\":\n  p: 1\n  q: 2\n",
 	},
+	// Strings YAML 1.1 readers take for numbers (12:30:45 is 45045 to
+	// PyYAML) are written quoted, on every path the merge may take.
+	{
+		name:    "YAML sexagesimal-looking strings are quoted when edited in",
+		format:  YAML,
+		base:    "a: x\n",
+		overlay: "t: 12:30:45\nu: 1:20\n",
+		want:    "a: x\nt: \"12:30:45\"\nu: \"1:20\"\n",
+	},
+	{
+		name:    "YAML sexagesimal-looking strings are quoted when the base is rewritten",
+		format:  YAML,
+		base:    "a: &x {p: 1}\nb: *x\n",
+		overlay: "a: {p: 2}\nt: 190:20:30.15\n",
+		want:    "a: {p: 2}\nb: {p: 1}\nt: \"190:20:30.15\"\n",
+	},
+	{
+		name:    "YAML sexagesimal-looking strings are quoted when the overlay replaces the base",
+		format:  YAML,
+		base:    "- 1\n",
+		overlay: "t: 12:30:45\n",
+		want:    "t: \"12:30:45\"\n",
+	},
 }
 
 func TestMerge(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
@@ -110,7 +111,13 @@ func mergeYAML(base, overlay string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out, ok := editYAML(b, patch, overlay)
+	out, ok := "", false
+	if base != overlay || !hasAmbiguousPlain(o.root) {
+		// (the overlay merged into itself stands for a result that is the
+		// overlay alone: written by the editor, it would keep strings
+		// such as 12:30 plain)
+		out, ok = editYAML(b, patch, overlay)
+	}
 	if ok {
 		if same, err := yamlMeans(out, want); err != nil || !same {
 			ok = false
@@ -233,6 +240,7 @@ func nodeMerge(b, o *ydoc) (string, error) {
 	}
 	doc.Content = []*yaml.Node{mergeNode(b.root, patch)}
 	nullKeys(doc)
+	quoteAmbiguous(doc)
 	return encodeYAML(doc, detectYAMLStyle(b.root, o.root))
 }
 
@@ -245,6 +253,30 @@ func nullKeys(n *yaml.Node) {
 	for _, c := range n.Content {
 		nullKeys(c)
 	}
+}
+
+// quoteAmbiguous quotes the plain strings of a document written whole that
+// YAML 1.1 readers would take for something else (12:30, on): the project's
+// one quoting rule (yamlstyle).
+func quoteAmbiguous(n *yaml.Node) {
+	yamlstyle.QuoteIfAmbiguous(n)
+	for _, c := range n.Content {
+		quoteAmbiguous(c)
+	}
+}
+
+// hasAmbiguousPlain reports whether n holds a plain string quoteAmbiguous
+// would quote.
+func hasAmbiguousPlain(n *yaml.Node) bool {
+	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!str" && yamlstyle.NonString(n.Value) {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAmbiguousPlain(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func isMap(n *yaml.Node) bool { return n != nil && n.Kind == yaml.MappingNode }

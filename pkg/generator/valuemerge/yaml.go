@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
@@ -181,10 +182,14 @@ func (m *ymerger) merge(path fieldpath.Path, bm, pm *yaml.Node) bool {
 	// Changed values and new keys in the overlay's order, deletions last:
 	// new keys copy the layout of the entries still there.
 	var deletes []fieldpath.Path
+	later := shadowed(pm)
 	for i := 0; i+1 < len(pm.Content); i += 2 {
 		pk, pv := pm.Content[i], pm.Content[i+1]
 		if pk.Kind != yaml.ScalarNode {
 			return false
+		}
+		if later[i/2] {
+			continue
 		}
 		bi, found := has[keyID(pk)]
 		if !found {
@@ -356,8 +361,23 @@ func mergeNode(b, patch *yaml.Node) *yaml.Node {
 	if !isMap(b) {
 		return stripNulls(patch)
 	}
+	// Of the base's entries with one key (null and ""), readers keep the
+	// last: so does the merge.
+	if dup := shadowed(b); slices.Contains(dup, true) {
+		var kept []*yaml.Node
+		for i := 0; i+1 < len(b.Content); i += 2 {
+			if !dup[i/2] {
+				kept = append(kept, b.Content[i], b.Content[i+1])
+			}
+		}
+		b.Content = kept
+	}
+	later := shadowed(patch)
 	for i := 0; i+1 < len(patch.Content); i += 2 {
 		pk, pv := patch.Content[i], patch.Content[i+1]
+		if later[i/2] {
+			continue
+		}
 		idx := -1
 		for j := 0; j+1 < len(b.Content); j += 2 {
 			if keyID(b.Content[j]) == keyID(pk) {
@@ -376,6 +396,23 @@ func mergeNode(b, patch *yaml.Node) *yaml.Node {
 	return b
 }
 
+// shadowed tells, for each entry of a mapping, whether a later entry has
+// the same key (keyID: null, ~ and an empty key are one key). A reader keeps
+// the last, as nodeValue does, so the merge skips the others: applied in
+// turn, {null, "": {}} would delete a key and then find nothing to merge.
+func shadowed(m *yaml.Node) []bool {
+	out := make([]bool, len(m.Content)/2)
+	last := make(map[string]int, len(out))
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		id := keyID(m.Content[i])
+		if j, ok := last[id]; ok {
+			out[j] = true
+		}
+		last[id] = i / 2
+	}
+	return out
+}
+
 // stripNulls copies n without null mapping values, at any depth of
 // mappings (lists are taken as they are).
 func stripNulls(n *yaml.Node) *yaml.Node {
@@ -386,8 +423,9 @@ func stripNulls(n *yaml.Node) *yaml.Node {
 			return
 		}
 		var kept []*yaml.Node
+		later := shadowed(n)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if !isNull(n.Content[i+1]) {
+			if !isNull(n.Content[i+1]) && !later[i/2] {
 				strip(n.Content[i+1])
 				kept = append(kept, n.Content[i], n.Content[i+1])
 			}

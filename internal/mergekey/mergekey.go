@@ -11,6 +11,7 @@
 package mergekey
 
 import (
+	"errors"
 	"fmt"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -21,6 +22,10 @@ import (
 const MaxNodes = 1 << 17
 
 const mergeTag = "!!merge"
+
+// ErrTooLarge is returned (wrapped) by Expand when the copy would exceed
+// MaxNodes; other errors are merge keys with a value that is not a map.
+var ErrTooLarge = errors.New("YAML aliases expand to too many nodes")
 
 // Is reports whether k, a mapping key, is a merge key: a plain `<<` (or one
 // tagged !!merge). A quoted "<<" is an ordinary string key.
@@ -92,10 +97,10 @@ type expander struct{ nodes int }
 
 func (e *expander) copy(n *yaml.Node, depth int) (*yaml.Node, error) {
 	if e.nodes++; e.nodes > MaxNodes {
-		return nil, fmt.Errorf("YAML aliases expand to more than %d nodes", MaxNodes)
+		return nil, fmt.Errorf("%w: more than %d", ErrTooLarge, MaxNodes)
 	}
 	if depth > 10000 {
-		return nil, fmt.Errorf("YAML nested more than 10000 levels")
+		return nil, fmt.Errorf("%w: nested more than 10000 levels", ErrTooLarge)
 	}
 	for i := 0; n.Kind == yaml.AliasNode; i++ {
 		if n.Alias == nil || i > 32 {

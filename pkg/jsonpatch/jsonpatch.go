@@ -8,6 +8,7 @@
 package jsonpatch
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
@@ -79,9 +80,10 @@ func checkOp(op *yaml.Node) error {
 // Apply applies the operations to doc in place. On error doc is unchanged
 // and the error names the failing operation and its path.
 func (o *Ops) Apply(doc *yaml.RNode) error {
-	if mergekey.Contains(doc.YNode()) {
-		return applyExpanded(doc, o.Apply)
-	}
+	return withMergeKeys(doc, o.apply)
+}
+
+func (o *Ops) apply(doc *yaml.RNode) error {
 	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
@@ -128,9 +130,10 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 
 // Apply merges the patch into doc in place.
 func (m *MergePatch) Apply(doc *yaml.RNode) error {
-	if mergekey.Contains(doc.YNode()) {
-		return applyExpanded(doc, m.Apply)
-	}
+	return withMergeKeys(doc, m.apply)
+}
+
+func (m *MergePatch) apply(doc *yaml.RNode) error {
 	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
@@ -142,14 +145,21 @@ func (m *MergePatch) Apply(doc *yaml.RNode) error {
 	return syncJSON(doc, out, m.node)
 }
 
-// applyExpanded applies a patch to a document that holds YAML merge keys
+// withMergeKeys applies a patch to a document that may hold YAML merge keys
 // (<<). Their entries are not the map's own: a patch removing an inherited
 // value would fail or leave it inherited, and one editing an anchored map
 // would change every map merging it. So the patch applies to a copy with
 // merge keys and aliases expanded, which replaces the document only when
 // the patch changed something.
-func applyExpanded(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
+func withMergeKeys(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
+	if !mergekey.Contains(doc.YNode()) {
+		return apply(doc)
+	}
 	flat, err := mergekey.Expand(doc.YNode())
+	if err != nil && !errors.Is(err, mergekey.ErrTooLarge) {
+		// merge keys with a value no reader accepts: patched as written
+		return apply(doc)
+	}
 	if err != nil {
 		return err
 	}

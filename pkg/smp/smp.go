@@ -25,6 +25,8 @@
 package smp
 
 import (
+	"errors"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
@@ -77,9 +79,22 @@ func Merge(dst, patch *yaml.RNode, t *schema.Type) error {
 	}
 
 	if root != nil && mergekey.Contains(root) {
-		return mergeExpanded(root, patch, t)
+		flat, err := mergekey.Expand(root)
+		if errors.Is(err, mergekey.ErrTooLarge) {
+			return &Error{Msg: err.Error()}
+		}
+		// (Other errors are merge keys with a value no reader accepts:
+		// nothing to expand, the document is merged as it is written.)
+		if err == nil {
+			return mergeExpanded(root, flat, patch, t)
+		}
 	}
+	return mergeInto(doc, root, pn, t)
+}
 
+// mergeInto merges the patch root pn into the document doc, whose root is
+// root (nil for an empty document).
+func mergeInto(doc, root, pn *yaml.Node, t *schema.Type) error {
 	m := newMerger()
 	r, err := m.value(root, pn, t)
 	if err != nil {
@@ -105,11 +120,7 @@ func Merge(dst, patch *yaml.RNode, t *schema.Type) error {
 // works on a copy with merge keys and aliases expanded, which replaces the
 // document only when the patch changed something: a document the patch
 // leaves as it is keeps its spelling.
-func mergeExpanded(root *yaml.Node, patch *yaml.RNode, t *schema.Type) error {
-	flat, err := mergekey.Expand(root)
-	if err != nil {
-		return &Error{Msg: err.Error()}
-	}
+func mergeExpanded(root, flat *yaml.Node, patch *yaml.RNode, t *schema.Type) error {
 	before, err := mergekey.Expand(flat)
 	if err != nil {
 		return &Error{Msg: err.Error()}

@@ -216,3 +216,31 @@ func TestConcurrentMergesShareAPatch(t *testing.T) {
 		}
 	}
 }
+
+// A document with YAML merge keys that the patch changes is merged as
+// readers see it and written expanded; one the patch leaves alone keeps
+// its spelling; a merge key no reader accepts is merged as written.
+func TestMergeKeys(t *testing.T) {
+	runCases(t, []mergeCase{{
+		name:  "deleting an inherited value deletes it",
+		dst:   "d: &d {a: 1, b: 2}\nm:\n  <<: *d\n  c: 3",
+		patch: "m: {a: null}",
+		want:  "d: {a: 1, b: 2}\nm:\n  b: 2\n  c: 3",
+	}, {
+		name:  "editing the anchored map leaves the merging map as it was",
+		dst:   "d: &d {a: 1}\nm:\n  <<: *d\n  c: 3",
+		patch: "d: {a: 5}",
+		want:  "d: {a: 5}\nm:\n  a: 1\n  c: 3",
+	}, {
+		name:  "a patch that changes nothing keeps the merge key",
+		dst:   "d: &d {a: 1}\nm:\n  <<: *d\n  c: 3",
+		patch: "m: {a: 1}",
+		// (yaml.v3 writes a parsed merge key "!!merge <<"; fnrun untags it)
+		want: "d: &d {a: 1}\nm:\n  !!merge <<: *d\n  c: 3",
+	}, {
+		name:  "an invalid merge key is merged as written",
+		dst:   "m:\n  <<: 1\n  c: 3",
+		patch: "m: {c: 4}",
+		want:  "m:\n  !!merge <<: 1\n  c: 4",
+	}})
+}

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
 )
 
 // scalarTag returns the type a new scalar takes where old was (old is nil
@@ -249,32 +251,9 @@ func yamlPlainOK(s string, inFlow bool) bool {
 	return !yamlImplicitNonString(s)
 }
 
-var (
-	// Spellings YAML 1.1 or 1.2 read as something other than a string.
-	yamlNonStringWords = map[string]bool{
-		"~": true, "null": true, "Null": true, "NULL": true,
-		"true": true, "True": true, "TRUE": true, "false": true, "False": true, "FALSE": true,
-		"y": true, "Y": true, "yes": true, "Yes": true, "YES": true,
-		"n": true, "N": true, "no": true, "No": true, "NO": true,
-		"on": true, "On": true, "ON": true, "off": true, "Off": true, "OFF": true,
-		"<<": true, "=": true,
-	}
-	// The numbers of YAML 1.1 and 1.2 (decimal, octal, hexadecimal and
-	// binary integers, underscores, sexagesimal, floats, infinities, NaN)
-	// and the timestamps. "500m" or "1.2.3" stay plain.
-	yamlNumberLikeRE = regexp.MustCompile(`^(` +
-		`[-+]?[0-9][0-9_]*` + // 12, 0755, 1_000
-		`|[-+]?0[oO][0-7_]+|[-+]?0[xX][0-9a-fA-F_]+|[-+]?0[bB][01_]+` +
-		`|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?` + // 1:30, 1:30.5
-		`|[-+]?([0-9][0-9_]*)?\.[0-9_]*([eE][-+]?[0-9]+)?` + // 1.5, .5, 1., 1.5e3
-		`|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+` + // 1e3
-		`|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)` +
-		`|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt \t].*)?` + // timestamps
-		`)$`)
-)
-
+// yamlImplicitNonString is the project's one quoting rule (yamlstyle).
 func yamlImplicitNonString(s string) bool {
-	return yamlNonStringWords[s] || yamlNumberLikeRE.MatchString(s)
+	return yamlstyle.NonString(s)
 }
 
 // yamlScalar writes a scalar of the given type for a YAML document. prefer
@@ -291,7 +270,8 @@ func yamlScalar(tag, value string, old *node, inFlow bool, newline string) strin
 		if value == "" {
 			return "null"
 		}
-		if yamlNonStringWords[value] {
+		switch value {
+		case "~", "null", "Null", "NULL": // a null keeps its spelling
 			return value
 		}
 		return "null"

@@ -19,6 +19,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/mergekey"
 )
 
 // Request is one run of a function on a ResourceList.
@@ -69,6 +71,11 @@ func (f Function) Process(req *Request) Outcome {
 	}
 	if err := checkMetadata(req.Items); err != nil {
 		return fail(req.Results, err)
+	}
+	for _, it := range req.Items {
+		// yaml.v3 would write a merge key back as "!!merge <<" even in an
+		// item the function does not touch
+		mergekey.Untag(it.YNode())
 	}
 	tools := snapshotToolAnnotations(req.Items)
 	if err := f.safeRun(req); err != nil {

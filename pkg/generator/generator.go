@@ -27,6 +27,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator/hash"
 	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
@@ -637,12 +638,11 @@ func valueNode(s string) *yaml.RNode {
 }
 
 // stringNode is a string scalar, double-quoted where a YAML 1.1 reader
-// (kubectl, the API server) would take it for something else ("yes").
+// (kubectl, the API server, PyYAML) would take it for something else
+// ("yes", "12:30:45").
 func stringNode(s string) *yaml.RNode {
 	n := yaml.NewStringRNode(s)
-	if yaml.IsValueNonString(s) {
-		n.YNode().Style = yaml.DoubleQuotedStyle
-	}
+	yamlstyle.QuoteIfAmbiguous(n.YNode())
 	return n
 }
 

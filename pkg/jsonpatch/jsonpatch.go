@@ -8,8 +8,10 @@
 package jsonpatch
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/patchwork-krm/patchwork/internal/mergekey"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -90,6 +92,10 @@ func checkOp(op *yaml.Node) error {
 // Apply applies the operations to doc in place. On error doc is unchanged
 // and the error names the failing operation and its path.
 func (o *Ops) Apply(doc *yaml.RNode) error {
+	return withMergeKeys(doc, o.apply)
+}
+
+func (o *Ops) apply(doc *yaml.RNode) error {
 	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
@@ -139,6 +145,10 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 
 // Apply merges the patch into doc in place.
 func (m *MergePatch) Apply(doc *yaml.RNode) error {
+	return withMergeKeys(doc, m.apply)
+}
+
+func (m *MergePatch) apply(doc *yaml.RNode) error {
 	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
@@ -148,6 +158,38 @@ func (m *MergePatch) Apply(doc *yaml.RNode) error {
 		return err
 	}
 	return syncJSON(doc, out, m.node)
+}
+
+// withMergeKeys applies a patch to a document that may hold YAML merge keys
+// (<<). Their entries are not the map's own: a patch removing an inherited
+// value would fail or leave it inherited, and one editing an anchored map
+// would change every map merging it. So the patch applies to a copy with
+// merge keys and aliases expanded, which replaces the document only when
+// the patch changed something.
+func withMergeKeys(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
+	if !mergekey.Contains(doc.YNode()) {
+		return apply(doc)
+	}
+	flat, err := mergekey.Expand(doc.YNode())
+	if err != nil && !errors.Is(err, mergekey.ErrTooLarge) {
+		// merge keys with a value no reader accepts: patched as written
+		return apply(doc)
+	}
+	if err != nil {
+		return err
+	}
+	before, err := mergekey.Expand(flat)
+	if err != nil {
+		return err
+	}
+	patched := yaml.NewRNode(flat)
+	if err := apply(patched); err != nil {
+		return err
+	}
+	if !mergekey.Equal(patched.YNode(), before) {
+		*doc.YNode() = *patched.YNode()
+	}
+	return nil
 }
 
 func kindName(n *yaml.RNode) string {

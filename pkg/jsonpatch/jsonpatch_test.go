@@ -176,3 +176,41 @@ func TestYAML11KeywordsStayStrings(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// A document with YAML merge keys is patched as readers see it: an
+// inherited value can be replaced or removed, editing the anchored map
+// leaves the merging map as it was. A patch that changes nothing leaves the
+// document as written.
+func TestMergeKeys(t *testing.T) {
+	const doc = "d: &d {a: 1, b: 2}\nm:\n  <<: *d\n  c: 3\n"
+	for _, tc := range []struct{ name, patch, want string }{
+		{"remove an inherited value", `[{op: remove, path: /m/a}]`, "d: {a: 1, b: 2}\nm:\n  b: 2\n  c: 3\n"},
+		{"replace an inherited value", `[{op: replace, path: /m/a, value: 9}]`, "d: {a: 1, b: 2}\nm:\n  a: 9\n  b: 2\n  c: 3\n"},
+		{"edit the anchored map", `[{op: replace, path: /d/a, value: 9}]`, "d: {a: 9, b: 2}\nm:\n  a: 1\n  b: 2\n  c: 3\n"},
+		{"test only", `[{op: test, path: /m/a, value: 1}]`, "d: &d {a: 1, b: 2}\nm:\n  !!merge <<: *d\n  c: 3\n"},
+		{"merge patch deletes an inherited value", `{m: {b: null}}`, "d: {a: 1, b: 2}\nm:\n  a: 1\n  c: 3\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := yaml.MustParse(doc)
+			p := yaml.MustParse(tc.patch)
+			var err error
+			if p.YNode().Kind == yaml.SequenceNode {
+				var o *Ops
+				if o, err = ParseOps(p); err == nil {
+					err = o.Apply(n)
+				}
+			} else {
+				var m *MergePatch
+				if m, err = ParseMergePatch(p); err == nil {
+					err = m.Apply(n)
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := n.MustString(); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/namerefs"
@@ -134,10 +135,13 @@ type checkKey struct {
 
 func (a *applier) schemaFor(res *yaml.RNode) *schema.Type {
 	if a.schema == nil {
-		s, err := schema.Builtin().WithCRDs(a.ix.Items())
+		s, ignored, err := schema.Builtin().WithCRDs(a.ix.Items())
 		if err != nil {
 			a.errs = append(a.errs, fnrun.Errorf("", nil, "", "reading CustomResourceDefinitions: %v", err))
 			s = schema.Builtin()
+		}
+		for _, ic := range ignored {
+			a.req.Results = append(a.req.Results, fnrun.Warningf("", ic.CRD, "", "%s", ic))
 		}
 		a.schema = s
 	}
@@ -256,6 +260,11 @@ func (a *applier) applyOne(c *compiled, d *document, i int) {
 		return
 	}
 	if d.touchesIdentity {
+		if removed := before.restoreRemoved(res); len(removed) > 0 {
+			a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, res, removed[0],
+				"the patch removes %s; a resource keeps its identity, so it was restored (to delete the resource, use $patch: delete)",
+				strings.Join(removed, ", ")))
+		}
 		if undone := before.restore(res, c.Options, d.typ == typeSMP); undone != "" && d.typ != typeSMP {
 			a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, res, undone,
 				"the patch changes %s; the change was undone (set options.%s: true to allow it)", undone, optionFor(undone)))
@@ -297,6 +306,56 @@ type identity struct{ apiVersion, kind, name, namespace string }
 
 func identityOf(r *yaml.RNode) identity {
 	return identity{r.GetApiVersion(), r.GetKind(), r.GetName(), r.GetNamespace()}
+}
+
+// restoreRemoved puts back the apiVersion, kind and metadata.name a patch
+// removed (a JSON patch removing /metadata, a strategic patch whose root
+// says $patch: replace or $retainKeys): without them the output is no
+// resource at all. It returns the fields it restored.
+func (id identity) restoreRemoved(r *yaml.RNode) []string {
+	var removed []string
+	if r.GetApiVersion() == "" && id.apiVersion != "" {
+		r.SetApiVersion(id.apiVersion)
+		removed = append(removed, "apiVersion")
+	}
+	if r.GetKind() == "" && id.kind != "" {
+		r.SetKind(id.kind)
+		removed = append(removed, "kind")
+	}
+	if r.GetName() == "" && id.name != "" {
+		_ = r.SetName(id.name)
+		removed = append(removed, "metadata.name")
+		if r.GetNamespace() == "" && id.namespace != "" {
+			// metadata went as a whole: the namespace is part of the name
+			_ = r.SetNamespace(id.namespace)
+			removed = append(removed, "metadata.namespace")
+		}
+	}
+	if len(removed) > 0 {
+		identityFirst(r.YNode())
+	}
+	return removed
+}
+
+// identityFirst moves apiVersion, kind and metadata, restored at the end of
+// a map, back to its front, where resources have them.
+func identityFirst(m *yaml.Node) {
+	var front, rest []*yaml.Node
+	for _, k := range []string{"apiVersion", "kind", "metadata"} {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == k {
+				front = append(front, m.Content[i], m.Content[i+1])
+			}
+		}
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		switch m.Content[i].Value {
+		case "apiVersion", "kind", "metadata":
+		default:
+			rest = append(rest, m.Content[i], m.Content[i+1])
+		}
+	}
+	m.Content = append(front, rest...)
 }
 
 // restore undoes kind and name changes the options do not allow, and for a

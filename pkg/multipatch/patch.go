@@ -103,7 +103,9 @@ func parseDocument(n *yaml.RNode, typ string, targeted bool, reject []selector.S
 		d.deletes = smp.IsDeleteDirective(n)
 	}
 	d.node = n
-	d.touchesIdentity = n.Field("metadata") != nil || n.Field("kind") != nil || n.Field("apiVersion") != nil
+	// a root $patch (replace) or $retainKeys may drop identity fields too
+	d.touchesIdentity = n.Field("metadata") != nil || n.Field("kind") != nil || n.Field("apiVersion") != nil ||
+		n.Field("$patch") != nil || n.Field("$retainKeys") != nil
 	if !targeted {
 		if d.own, err = ownSelector(n, reject); err != nil {
 			return nil, err

@@ -28,7 +28,7 @@ func BenchmarkWithCRDs(b *testing.B) {
 	s := Builtin()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.WithCRDs(items); err != nil {
+		if _, _, err := s.WithCRDs(items); err != nil {
 			b.Fatal(err)
 		}
 	}

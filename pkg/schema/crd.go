@@ -38,8 +38,15 @@ const maxSchemaDepth = 200
 //
 // metadata is always the built-in ObjectMeta, as the API server has it.
 // A malformed CRD is an error naming it and the offending field.
-func (s *Schema) WithCRDs(items []*yaml.RNode) (*Schema, error) {
+//
+// A CRD may add kinds but never redefine one the receiver knows: a CRD named
+// deployments.apps declaring containers atomic would otherwise make an image
+// patch drop every other container. A CRD defining a kind whose group and
+// kind the receiver knows (at any version) is left out, and returned among
+// the ignored CRDs for the caller to warn about.
+func (s *Schema) WithCRDs(items []*yaml.RNode) (*Schema, []IgnoredCRD, error) {
 	var ext *Schema
+	var ignored []IgnoredCRD
 	definedBy := map[kindKey]string{}
 	meta := s.Named(objectMetaName)
 	for _, item := range items {
@@ -49,14 +56,18 @@ func (s *Schema) WithCRDs(items []*yaml.RNode) (*Schema, error) {
 		name := item.GetName()
 		kinds, err := crdKinds(item.YNode(), meta)
 		if err != nil {
-			return nil, fmt.Errorf("CustomResourceDefinition %q: %w", name, err)
+			return nil, nil, fmt.Errorf("CustomResourceDefinition %q: %w", name, err)
+		}
+		if k, ok := s.redefines(kinds); ok {
+			ignored = append(ignored, IgnoredCRD{CRD: item, Kind: k})
+			continue
 		}
 		if ext == nil {
 			ext = &Schema{kinds: map[kindKey]*Type{}, base: s}
 		}
 		for _, k := range kinds {
 			if other, ok := definedBy[k.key]; ok && other != name {
-				return nil, fmt.Errorf("CustomResourceDefinition %q: %s %s is also defined by CustomResourceDefinition %q",
+				return nil, nil, fmt.Errorf("CustomResourceDefinition %q: %s %s is also defined by CustomResourceDefinition %q",
 					name, k.key.apiVersion, k.key.kind, other)
 			}
 			definedBy[k.key] = name
@@ -65,9 +76,46 @@ func (s *Schema) WithCRDs(items []*yaml.RNode) (*Schema, error) {
 		ext.addCRDShapes(item.YNode()) // field names, for typos in patches: crdshape.go
 	}
 	if ext == nil {
-		return s, nil
+		return s, ignored, nil
 	}
-	return ext, nil
+	return ext, ignored, nil
+}
+
+// IgnoredCRD is a CustomResourceDefinition WithCRDs left out because it
+// redefines a kind already known.
+type IgnoredCRD struct {
+	CRD *yaml.RNode
+	// Kind is the known kind it redefines, as "apps/v1 Deployment".
+	Kind string
+}
+
+func (ic IgnoredCRD) String() string {
+	return fmt.Sprintf("CustomResourceDefinition %q is ignored: %s is a built-in kind, whose merge rules a CRD may not replace",
+		ic.CRD.GetName(), ic.Kind)
+}
+
+// redefines reports the first of kinds whose group and kind s (or its base)
+// already knows, at any version.
+func (s *Schema) redefines(kinds []crdKind) (string, bool) {
+	for _, k := range kinds {
+		group := groupOf(k.key.apiVersion)
+		for b := s; b != nil; b = b.base {
+			for known := range b.kinds {
+				if known.kind == k.key.kind && groupOf(known.apiVersion) == group {
+					return k.key.apiVersion + " " + k.key.kind, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// groupOf returns the group of an apiVersion ("" for the core group "v1").
+func groupOf(apiVersion string) string {
+	if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
+		return apiVersion[:i]
+	}
+	return ""
 }
 
 func isCRD(item *yaml.RNode) bool {

@@ -133,7 +133,7 @@ func parse(t testing.TB, docs ...string) []*yaml.RNode {
 }
 
 func TestWithCRDs(t *testing.T) {
-	s, err := Builtin().WithCRDs(parse(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", fooCRD))
+	s, _, err := Builtin().WithCRDs(parse(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", fooCRD))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestWithCRDsNoCRDs(t *testing.T) {
 		// Not apiextensions.k8s.io/v1: not read.
 		"apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: x}\n")
 	for _, items := range [][]*yaml.RNode{nil, items} {
-		s, err := b.WithCRDs(items)
+		s, _, err := b.WithCRDs(items)
 		if err != nil || s != b {
 			t.Errorf("WithCRDs without CRDs = %p, %v; want the receiver %p", s, err, b)
 		}
@@ -227,7 +227,7 @@ func TestWithCRDsNoCRDs(t *testing.T) {
 
 // A CRD without a schema still makes its kind known, with ObjectMeta.
 func TestWithCRDsNoSchema(t *testing.T) {
-	s, err := Builtin().WithCRDs(parse(t, `apiVersion: apiextensions.k8s.io/v1
+	s, _, err := Builtin().WithCRDs(parse(t, `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: bars.example.com}
 spec:
@@ -275,7 +275,7 @@ func TestWithCRDsErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := Builtin().WithCRDs(parse(t, tc.doc))
+			s, _, err := Builtin().WithCRDs(parse(t, tc.doc))
 			if err == nil {
 				t.Fatalf("no error; Lookup = %+v", s.Lookup("example.com/v1", "Bad"))
 			}
@@ -290,13 +290,13 @@ func TestWithCRDsErrors(t *testing.T) {
 
 func TestWithCRDsConflict(t *testing.T) {
 	other := strings.Replace(fooCRD, "name: foos.example.com", "name: otherfoos.example.com", 1)
-	_, err := Builtin().WithCRDs(parse(t, fooCRD, other))
+	_, _, err := Builtin().WithCRDs(parse(t, fooCRD, other))
 	if err == nil || !strings.Contains(err.Error(), `"otherfoos.example.com"`) || !strings.Contains(err.Error(), `"foos.example.com"`) ||
 		!strings.Contains(err.Error(), "example.com/v1 Foo") {
 		t.Errorf("error = %v, want one naming both CRDs and the kind", err)
 	}
 	// The same CRD twice (two copies in a package) is no conflict.
-	if _, err := Builtin().WithCRDs(parse(t, fooCRD, fooCRD)); err != nil {
+	if _, _, err := Builtin().WithCRDs(parse(t, fooCRD, fooCRD)); err != nil {
 		t.Errorf("same CRD twice: %v", err)
 	}
 }
@@ -322,7 +322,7 @@ spec:
 	if err != nil {
 		t.Skipf("the YAML parser rejects the self-reference: %v", err)
 	}
-	if _, err := Builtin().WithCRDs([]*yaml.RNode{n}); err == nil || !strings.Contains(err.Error(), "contains itself") {
+	if _, _, err := Builtin().WithCRDs([]*yaml.RNode{n}); err == nil || !strings.Contains(err.Error(), "contains itself") {
 		t.Errorf("error = %v, want the nesting limit", err)
 	}
 }
@@ -349,7 +349,7 @@ spec:
 	for i := 1; i <= levels; i++ {
 		fmt.Fprintf(&b, "          l%d: &l%d {type: object, properties: {a: *l%d, b: *l%d}}\n", i, i, i-1, i-1)
 	}
-	s, err := Builtin().WithCRDs(parse(t, b.String()))
+	s, _, err := Builtin().WithCRDs(parse(t, b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,5 +361,61 @@ spec:
 	}
 	if st, _ := at(root, "l3.a.b.a").List(); st != Set {
 		t.Errorf("l3.a.b.a = %v, want the set of l0", st)
+	}
+}
+
+// A CRD may add kinds, never redefine a built-in one: deployments.apps with
+// containers atomic must leave the built-in Deployment schema in force (and
+// any version of a built-in group/kind counts), while a new kind in a
+// built-in group is still read.
+func TestWithCRDsCannotRedefineBuiltinKinds(t *testing.T) {
+	redefine := func(name, group, kind, version string) string {
+		return fmt.Sprintf(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: %s}
+spec:
+  group: %s
+  names: {kind: %s, plural: x}
+  versions:
+  - name: %s
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              template:
+                type: object
+                properties:
+                  spec:
+                    type: object
+                    properties:
+                      containers: {type: array, x-kubernetes-list-type: set, items: {type: string}}
+`, name, group, kind, version)
+	}
+	b := Builtin()
+	s, ignored, err := b.WithCRDs(parse(t,
+		redefine("deployments.apps", "apps", "Deployment", "v1"),
+		redefine("deployments2.apps", "apps", "Deployment", "v9"),
+		redefine("widgets.apps", "apps", "Widget", "v1"),
+		fooCRD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ignored) != 2 || ignored[0].CRD.GetName() != "deployments.apps" || ignored[1].CRD.GetName() != "deployments2.apps" {
+		t.Fatalf("ignored = %v, want deployments.apps and deployments2.apps", ignored)
+	}
+	if msg := ignored[0].String(); !strings.Contains(msg, `"deployments.apps"`) || !strings.Contains(msg, "apps/v1 Deployment") {
+		t.Errorf("message %q does not name the CRD and the kind", msg)
+	}
+	if got, want := s.Lookup("apps/v1", "Deployment"), b.Lookup("apps/v1", "Deployment"); got != want {
+		t.Error("the built-in Deployment schema was replaced")
+	}
+	if s.Lookup("apps/v9", "Deployment") != nil {
+		t.Error("a CRD added a version of a built-in kind")
+	}
+	if s.Lookup("apps/v1", "Widget") == nil || s.Lookup("example.com/v1", "Foo") == nil {
+		t.Error("CRDs for new kinds were not read")
 	}
 }

@@ -61,7 +61,7 @@ func FuzzCRDSchema(f *testing.F) {
 func checkWithCRDs(t *testing.T, items []*yaml.RNode) {
 	b := Builtin()
 	nb := len(b.kinds)
-	s, err := b.WithCRDs(items)
+	s, _, err := b.WithCRDs(items)
 	if len(b.kinds) != nb || b.base != nil {
 		t.Fatal("WithCRDs modified the built-in schema")
 	}

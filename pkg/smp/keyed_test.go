@@ -315,7 +315,7 @@ func TestKeyedLists(t *testing.T) {
 		t:     namedT,
 		dst:   "list: [{name: a, x: 1}, {name: b}]",
 		patch: "list: [{$patch: replace}, {name: c}, {name: a, y: 2}]",
-		want:  "list: [{name: c}, {name: a, y: 2}]",
+		want:  `list: [{name: c}, {name: a, "y": 2}]`,
 	}, {
 		name:  "{$patch: delete} removes the list",
 		t:     namedT,
@@ -351,7 +351,7 @@ func TestKeyedLists(t *testing.T) {
 		t:     namedT,
 		dst:   "list: []",
 		patch: "list: [{name: a, x: 1}, {name: a, y: 2}]",
-		want:  "list: [{name: a, x: 1, y: 2}]",
+		want:  `list: [{name: a, x: 1, "y": 2}]`,
 	}, {
 		name:  "keys compare as text",
 		t:     object(map[string]*schema.Type{"list": keyedList(nil, "port")}),

@@ -176,7 +176,7 @@ func TestMaps(t *testing.T) {
 		name:  "$patch: merge is the default",
 		dst:   "a: {x: 1}",
 		patch: "a: {$patch: merge, y: 2}",
-		want:  "a: {x: 1, y: 2}",
+		want:  `a: {x: 1, "y": 2}`,
 	}, {
 		name:  "an unknown $patch value is an error",
 		dst:   "a: {x: 1}",

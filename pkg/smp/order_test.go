@@ -48,7 +48,7 @@ func TestSetElementOrder(t *testing.T) {
 		t:     namedT,
 		dst:   "list: [{name: a}, {name: b}]",
 		patch: "list: [{name: y}]\n$setElementOrder/list: [{name: b}, {name: a}]",
-		want:  "list: [{name: b}, {name: a}, {name: y}]",
+		want:  `list: [{name: b}, {name: a}, {name: "y"}]`,
 	}, {
 		name:  "with deletion in the same patch (apimachinery's test)",
 		t:     namedT,

@@ -93,3 +93,25 @@ func TestRulesExamples(t *testing.T) {
 		want:  "finalizers: [a]",
 	}})
 }
+
+// Strings a YAML 1.1 reader (kubectl, PyYAML) takes for numbers or
+// booleans are written quoted, whether new or replacing a plain string:
+// 12:30:45 is 45045 to PyYAML, 1:20 is 80.
+func TestYAML11Quoting(t *testing.T) {
+	runCases(t, []mergeCase{{
+		name:  "a new value",
+		dst:   "a: x",
+		patch: "at: 12:30:45\nflag: on\nratio: 190:20:30.15",
+		want:  "a: x\nat: \"12:30:45\"\nflag: \"on\"\nratio: \"190:20:30.15\"",
+	}, {
+		name:  "a plain string replaced",
+		dst:   "at: noon",
+		patch: "at: 1:20",
+		want:  "at: \"1:20\"",
+	}, {
+		name:  "an equal value is left as it is",
+		dst:   "at: 1:20",
+		patch: "at: 1:20",
+		want:  "at: 1:20",
+	}})
+}

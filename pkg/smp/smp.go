@@ -25,8 +25,11 @@
 package smp
 
 import (
+	"errors"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/mergekey"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -75,6 +78,23 @@ func Merge(dst, patch *yaml.RNode, t *schema.Type) error {
 		}
 	}
 
+	if root != nil && mergekey.Contains(root) {
+		flat, err := mergekey.Expand(root)
+		if errors.Is(err, mergekey.ErrTooLarge) {
+			return &Error{Msg: err.Error()}
+		}
+		// (Other errors are merge keys with a value no reader accepts:
+		// nothing to expand, the document is merged as it is written.)
+		if err == nil {
+			return mergeExpanded(root, flat, patch, t)
+		}
+	}
+	return mergeInto(doc, root, pn, t)
+}
+
+// mergeInto merges the patch root pn into the document doc, whose root is
+// root (nil for an empty document).
+func mergeInto(doc, root, pn *yaml.Node, t *schema.Type) error {
 	m := newMerger()
 	r, err := m.value(root, pn, t)
 	if err != nil {
@@ -90,6 +110,27 @@ func Merge(dst, patch *yaml.RNode, t *schema.Type) error {
 	}
 	if m.aliasesAtRisk {
 		fixAliases(doc)
+	}
+	return nil
+}
+
+// mergeExpanded merges into a document that holds YAML merge keys (<<).
+// In place, deleting an inherited value would leave it inherited and
+// editing an anchored map would change every map merging it, so the merge
+// works on a copy with merge keys and aliases expanded, which replaces the
+// document only when the patch changed something: a document the patch
+// leaves as it is keeps its spelling.
+func mergeExpanded(root, flat *yaml.Node, patch *yaml.RNode, t *schema.Type) error {
+	before, err := mergekey.Expand(flat)
+	if err != nil {
+		return &Error{Msg: err.Error()}
+	}
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{flat}}
+	if err := Merge(yaml.NewRNode(doc), patch, t); err != nil {
+		return err
+	}
+	if !mergekey.Equal(doc.Content[0], before) {
+		*root = *doc.Content[0]
 	}
 	return nil
 }

@@ -136,7 +136,7 @@ func TestAliases(t *testing.T) {
 		name:  "merging into an alias merges into a copy; the anchor stays",
 		dst:   "base: &b {x: 1}\nuse: *b",
 		patch: "use: {y: 2}",
-		want:  "base: &b {x: 1}\nuse: {x: 1, y: 2}",
+		want:  "base: &b {x: 1}\nuse: {x: 1, \"y\": 2}",
 	}, {
 		name:  "deleting an anchored value expands its aliases",
 		dst:   "base: &b {x: 1}\nuse: *b\nalso: [*b]",
@@ -215,4 +215,32 @@ func TestConcurrentMergesShareAPatch(t *testing.T) {
 			t.Errorf("results differ:\n%s\n%s", got, want)
 		}
 	}
+}
+
+// A document with YAML merge keys that the patch changes is merged as
+// readers see it and written expanded; one the patch leaves alone keeps
+// its spelling; a merge key no reader accepts is merged as written.
+func TestMergeKeys(t *testing.T) {
+	runCases(t, []mergeCase{{
+		name:  "deleting an inherited value deletes it",
+		dst:   "d: &d {a: 1, b: 2}\nm:\n  <<: *d\n  c: 3",
+		patch: "m: {a: null}",
+		want:  "d: {a: 1, b: 2}\nm:\n  b: 2\n  c: 3",
+	}, {
+		name:  "editing the anchored map leaves the merging map as it was",
+		dst:   "d: &d {a: 1}\nm:\n  <<: *d\n  c: 3",
+		patch: "d: {a: 5}",
+		want:  "d: {a: 5}\nm:\n  a: 1\n  c: 3",
+	}, {
+		name:  "a patch that changes nothing keeps the merge key",
+		dst:   "d: &d {a: 1}\nm:\n  <<: *d\n  c: 3",
+		patch: "m: {a: 1}",
+		// (yaml.v3 writes a parsed merge key "!!merge <<"; fnrun untags it)
+		want: "d: &d {a: 1}\nm:\n  !!merge <<: *d\n  c: 3",
+	}, {
+		name:  "an invalid merge key is merged as written",
+		dst:   "m:\n  <<: 1\n  c: 3",
+		patch: "m: {c: 4}",
+		want:  "m:\n  !!merge <<: 1\n  c: 4",
+	}})
 }

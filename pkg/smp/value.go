@@ -5,6 +5,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -115,6 +116,7 @@ func (m *merger) scalar(d, p *yaml.Node) *yaml.Node {
 			d.Tag, d.Style = p.Tag, p.Style
 		}
 		d.Value = p.Value
+		yamlstyle.QuoteIfAmbiguous(d)
 	}
 	takeComments(d, p)
 	return d
@@ -184,6 +186,22 @@ func (m *merger) replaceMap(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error)
 	return n, nil
 }
 
+// liftLineComment makes the line comment of a block map or list in a block
+// list (one it took from a flow patch element, `- {name: a} # c`) a head
+// comment: yaml.v3 writes it after the element's content, on the next
+// element's line, which breaks the YAML when that element is `{}`.
+func liftLineComment(e *yaml.Node) {
+	if (e.Kind != yaml.MappingNode && e.Kind != yaml.SequenceNode) || e.Style&yaml.FlowStyle != 0 ||
+		len(e.Content) == 0 || e.LineComment == "" {
+		return
+	}
+	if e.HeadComment != "" {
+		e.HeadComment += "\n"
+	}
+	e.HeadComment += e.LineComment
+	e.LineComment = ""
+}
+
 // settleStyle decides the flow/block style of a container the merge filled:
 // one that was empty takes the patch's style, so `annotations: {}` patched
 // with block content comes out as a block (kustomize does the same). One that
@@ -196,5 +214,10 @@ func settleStyle(d, p *yaml.Node, wasEmpty bool) {
 		d.Style |= yaml.FlowStyle
 	case wasEmpty:
 		d.Style = d.Style&^yaml.FlowStyle | p.Style&yaml.FlowStyle
+	}
+	if d.Kind == yaml.SequenceNode && d.Style&yaml.FlowStyle == 0 {
+		for _, e := range d.Content {
+			liftLineComment(e)
+		}
 	}
 }

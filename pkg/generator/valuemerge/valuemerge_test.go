@@ -208,6 +208,67 @@ rule_files: [a.yml]
 		overlay: "x: 1\n",
 		want:    "x: 1\n",
 	},
+	// YAML merge keys (<<) and aliases: the result means what the merge
+	// says for every reader; where the base cannot be edited in place it is
+	// written with merge keys and aliases expanded.
+	{
+		name:    "YAML deleting a value inherited through a merge key",
+		format:  YAML,
+		base:    "defaults: &d\n  a: 1\n  b: 2\nprod:\n  <<: *d\n  c: 3\n",
+		overlay: "prod:\n  a: null\n",
+		want:    "defaults:\n  a: 1\n  b: 2\nprod:\n  b: 2\n  c: 3\n",
+	},
+	{
+		name:    "YAML editing a map that a merge key inherits from",
+		format:  YAML,
+		base:    "defaults: &d\n  a: 1\n  b: 2\nprod:\n  <<: *d\n  c: 3\n",
+		overlay: "defaults:\n  a: 5\n",
+		want:    "defaults:\n  a: 5\n  b: 2\nprod:\n  a: 1\n  b: 2\n  c: 3\n",
+	},
+	{
+		name:    "YAML editing an anchored map that an alias repeats",
+		format:  YAML,
+		base:    "defaults: &d\n  a: 1\nprod: *d\n",
+		overlay: "defaults:\n  a: 5\n",
+		want:    "defaults:\n  a: 5\nprod:\n  a: 1\n",
+	},
+	{
+		name:    "YAML merge keys elsewhere keep their spelling",
+		format:  YAML,
+		base:    "defaults: &d\n  a: 1\nprod:\n  <<: *d\n  c: 3\nother: x\n",
+		overlay: "other: z\nprod:\n  c: 4\n",
+		want:    "defaults: &d\n  a: 1\nprod:\n  <<: *d\n  c: 4\nother: z\n",
+	},
+	{
+		name:    "YAML a merge key in the overlay is what it merges",
+		format:  YAML,
+		base:    "a: 1\n",
+		overlay: "x: &o {p: 1}\n\"y\":\n  <<: *o\n  q: 2\n",
+		want:    "a: 1\nx: {p: 1}\n\"y\":\n  p: 1\n  q: 2\n",
+	},
+	// Strings YAML 1.1 readers take for numbers (12:30:45 is 45045 to
+	// PyYAML) are written quoted, on every path the merge may take.
+	{
+		name:    "YAML sexagesimal-looking strings are quoted when edited in",
+		format:  YAML,
+		base:    "a: x\n",
+		overlay: "t: 12:30:45\nu: 1:20\n",
+		want:    "a: x\nt: \"12:30:45\"\nu: \"1:20\"\n",
+	},
+	{
+		name:    "YAML sexagesimal-looking strings are quoted when the base is rewritten",
+		format:  YAML,
+		base:    "a: &x {p: 1}\nb: *x\n",
+		overlay: "a: {p: 2}\nt: 190:20:30.15\n",
+		want:    "a: {p: 2}\nb: {p: 1}\nt: \"190:20:30.15\"\n",
+	},
+	{
+		name:    "YAML sexagesimal-looking strings are quoted when the overlay replaces the base",
+		format:  YAML,
+		base:    "- 1\n",
+		overlay: "t: 12:30:45\n",
+		want:    "t: \"12:30:45\"\n",
+	},
 }
 
 func TestMerge(t *testing.T) {

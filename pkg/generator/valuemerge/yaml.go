@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
@@ -109,7 +112,13 @@ func mergeYAML(base, overlay string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out, ok := editYAML(b, patch, overlay)
+	out, ok := "", false
+	if base != overlay || !hasAmbiguousPlain(o.root) {
+		// (the overlay merged into itself stands for a result that is the
+		// overlay alone: written by the editor, it would keep strings
+		// such as 12:30 plain)
+		out, ok = editYAML(b, patch, overlay)
+	}
 	if ok {
 		if same, err := yamlMeans(out, want); err != nil || !same {
 			ok = false
@@ -173,10 +182,14 @@ func (m *ymerger) merge(path fieldpath.Path, bm, pm *yaml.Node) bool {
 	// Changed values and new keys in the overlay's order, deletions last:
 	// new keys copy the layout of the entries still there.
 	var deletes []fieldpath.Path
+	later := shadowed(pm)
 	for i := 0; i+1 < len(pm.Content); i += 2 {
 		pk, pv := pm.Content[i], pm.Content[i+1]
 		if pk.Kind != yaml.ScalarNode {
 			return false
+		}
+		if later[i/2] {
+			continue
 		}
 		bi, found := has[keyID(pk)]
 		if !found {
@@ -218,6 +231,12 @@ func (m *ymerger) set(path fieldpath.Path, v *yaml.Node, create bool) {
 func nodeMerge(b, o *ydoc) (string, error) {
 	patch := resolve(o.root)
 	doc := b.doc
+	if root, err := mergekey.Expand(b.root); err == nil {
+		// Merged in place, an anchored map would change every map that
+		// aliases or merges it (<<), and an inherited value could not be
+		// deleted: the base is written expanded.
+		b.root = root
+	}
 	if !isMap(b.root) || !isMap(patch) {
 		// Nothing of the base survives: the overlay's document (and its
 		// comments), less its null members.
@@ -226,6 +245,7 @@ func nodeMerge(b, o *ydoc) (string, error) {
 	}
 	doc.Content = []*yaml.Node{mergeNode(b.root, patch)}
 	nullKeys(doc)
+	quoteAmbiguous(doc)
 	return encodeYAML(doc, detectYAMLStyle(b.root, o.root))
 }
 
@@ -238,6 +258,30 @@ func nullKeys(n *yaml.Node) {
 	for _, c := range n.Content {
 		nullKeys(c)
 	}
+}
+
+// quoteAmbiguous quotes the plain strings of a document written whole that
+// YAML 1.1 readers would take for something else (12:30, on): the project's
+// one quoting rule (yamlstyle).
+func quoteAmbiguous(n *yaml.Node) {
+	yamlstyle.QuoteIfAmbiguous(n)
+	for _, c := range n.Content {
+		quoteAmbiguous(c)
+	}
+}
+
+// hasAmbiguousPlain reports whether n holds a plain string quoteAmbiguous
+// would quote.
+func hasAmbiguousPlain(n *yaml.Node) bool {
+	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!str" && yamlstyle.NonString(n.Value) {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAmbiguousPlain(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func isMap(n *yaml.Node) bool { return n != nil && n.Kind == yaml.MappingNode }
@@ -317,8 +361,23 @@ func mergeNode(b, patch *yaml.Node) *yaml.Node {
 	if !isMap(b) {
 		return stripNulls(patch)
 	}
+	// Of the base's entries with one key (null and ""), readers keep the
+	// last: so does the merge.
+	if dup := shadowed(b); slices.Contains(dup, true) {
+		var kept []*yaml.Node
+		for i := 0; i+1 < len(b.Content); i += 2 {
+			if !dup[i/2] {
+				kept = append(kept, b.Content[i], b.Content[i+1])
+			}
+		}
+		b.Content = kept
+	}
+	later := shadowed(patch)
 	for i := 0; i+1 < len(patch.Content); i += 2 {
 		pk, pv := patch.Content[i], patch.Content[i+1]
+		if later[i/2] {
+			continue
+		}
 		idx := -1
 		for j := 0; j+1 < len(b.Content); j += 2 {
 			if keyID(b.Content[j]) == keyID(pk) {
@@ -337,6 +396,23 @@ func mergeNode(b, patch *yaml.Node) *yaml.Node {
 	return b
 }
 
+// shadowed tells, for each entry of a mapping, whether a later entry has
+// the same key (keyID: null, ~ and an empty key are one key). A reader keeps
+// the last, as nodeValue does, so the merge skips the others: applied in
+// turn, {null, "": {}} would delete a key and then find nothing to merge.
+func shadowed(m *yaml.Node) []bool {
+	out := make([]bool, len(m.Content)/2)
+	last := make(map[string]int, len(out))
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		id := keyID(m.Content[i])
+		if j, ok := last[id]; ok {
+			out[j] = true
+		}
+		last[id] = i / 2
+	}
+	return out
+}
+
 // stripNulls copies n without null mapping values, at any depth of
 // mappings (lists are taken as they are).
 func stripNulls(n *yaml.Node) *yaml.Node {
@@ -347,8 +423,9 @@ func stripNulls(n *yaml.Node) *yaml.Node {
 			return
 		}
 		var kept []*yaml.Node
+		later := shadowed(n)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if !isNull(n.Content[i+1]) {
+			if !isNull(n.Content[i+1]) && !later[i/2] {
 				strip(n.Content[i+1])
 				kept = append(kept, n.Content[i], n.Content[i+1])
 			}
@@ -375,9 +452,14 @@ func copyNode(n *yaml.Node) *yaml.Node {
 	return &c
 }
 
-// resolve returns the overlay root with aliases expanded.
+// resolve returns the overlay root with aliases and merge keys expanded.
 func resolve(n *yaml.Node) *yaml.Node {
-	c := copyNode(n)
+	c, err := mergekey.Expand(n)
+	if err != nil {
+		// parseYAML decoded the value, which checks merge keys and bounds
+		// aliases: not reached
+		c = copyNode(n)
+	}
 	var clear func(n *yaml.Node)
 	clear = func(n *yaml.Node) {
 		n.Anchor = ""
@@ -435,12 +517,40 @@ func nodeValue(n *yaml.Node) (any, error) {
 		return nodeValue(n.Alias)
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
+		var merged []*yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
+			if mergekey.Is(n.Content[i]) {
+				merged = append(merged, n.Content[i+1])
+				continue
+			}
 			v, err := nodeValue(n.Content[i+1])
 			if err != nil {
 				return nil, err
 			}
 			m[keyID(n.Content[i])] = v
+		}
+		// A merge key (<<) adds the entries of the maps it names that the
+		// map does not set itself; of several maps, the first wins.
+		for _, mv := range merged {
+			v, err := nodeValue(mv)
+			if err != nil {
+				return nil, err
+			}
+			maps, ok := v.([]any)
+			if !ok {
+				maps = []any{v}
+			}
+			for _, mm := range maps {
+				mm, ok := mm.(map[string]any)
+				if !ok {
+					return nil, fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", mv.Line)
+				}
+				for k, x := range mm {
+					if _, set := m[k]; !set {
+						m[k] = x
+					}
+				}
+			}
 		}
 		return m, nil
 	case yaml.SequenceNode:

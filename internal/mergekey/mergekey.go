@@ -1,0 +1,224 @@
+// Package mergekey handles YAML merge keys (`<<: *defaults`), which our
+// editors would otherwise take for an ordinary key named "<<".
+//
+// A map that inherits values through a merge key cannot be edited in place:
+// deleting an inherited value leaves it inherited, and editing the anchored
+// map changes every map that merges it. So an editor that meets merge keys
+// in a document it changes works on an expanded copy (Expand) and writes
+// that back: the document means what the patch says, for every reader, at
+// the cost of its anchors. A document the patch does not change keeps its
+// spelling; Untag makes the encoder write `<<` as it was read.
+package mergekey
+
+import (
+	"errors"
+	"fmt"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// MaxNodes bounds the nodes Expand may create: a few nested aliases (an
+// alias bomb) would otherwise expand without limit.
+const MaxNodes = 1 << 17
+
+const mergeTag = "!!merge"
+
+// ErrTooLarge is returned (wrapped) by Expand when the copy would exceed
+// MaxNodes; other errors are merge keys with a value that is not a map.
+var ErrTooLarge = errors.New("YAML aliases expand to too many nodes")
+
+// Is reports whether k, a mapping key, is a merge key: a plain `<<` (or one
+// tagged !!merge). A quoted "<<" is an ordinary string key.
+func Is(k *yaml.Node) bool {
+	if k == nil || k.Kind != yaml.ScalarNode || k.Value != "<<" {
+		return false
+	}
+	switch k.Tag {
+	case mergeTag, "tag:yaml.org,2002:merge":
+		return true
+	case "", "!":
+		return k.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+	}
+	return false
+}
+
+// Contains reports whether a merge key occurs anywhere in n (aliases are
+// not followed: what they refer to is part of the same document).
+func Contains(n *yaml.Node) bool {
+	if n == nil {
+		return false
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if Is(n.Content[i]) {
+				return true
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if Contains(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// Untag clears the !!merge tag the parser puts on merge keys. yaml.v3
+// writes a tagged `<<` back as `!!merge <<`; untagged it is written `<<`,
+// which every reader (yaml.v3 included) takes for a merge key again.
+func Untag(n *yaml.Node) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; Is(k) && k.Tag != "" {
+				k.Tag = ""
+			}
+		}
+	}
+	for _, c := range n.Content {
+		Untag(c)
+	}
+}
+
+// Expand returns a deep copy of n in which aliases are replaced by copies
+// of their anchors' values and merge keys by the entries they merge, as a
+// YAML reader sees them: a map's own keys win over merged ones, and of the
+// maps a `<<: [*a, *b]` merges the first wins. Anchors are dropped. It
+// fails on a merge key whose value is not a map or a list of maps, and
+// when the copy would exceed MaxNodes.
+func Expand(n *yaml.Node) (*yaml.Node, error) {
+	e := expander{}
+	return e.copy(n, 0)
+}
+
+type expander struct{ nodes int }
+
+func (e *expander) copy(n *yaml.Node, depth int) (*yaml.Node, error) {
+	if e.nodes++; e.nodes > MaxNodes {
+		return nil, fmt.Errorf("%w: more than %d", ErrTooLarge, MaxNodes)
+	}
+	if depth > 10000 {
+		return nil, fmt.Errorf("%w: nested more than 10000 levels", ErrTooLarge)
+	}
+	for i := 0; n.Kind == yaml.AliasNode; i++ {
+		if n.Alias == nil || i > 32 {
+			return nil, fmt.Errorf("unresolved YAML alias *%s", n.Value)
+		}
+		n = n.Alias
+	}
+	c := *n
+	c.Anchor = ""
+	c.Content = nil
+	if n.Kind != yaml.MappingNode {
+		for _, x := range n.Content {
+			cx, err := e.copy(x, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			c.Content = append(c.Content, cx)
+		}
+		return &c, nil
+	}
+	// A mapping: own entries first, in order, then merged entries for keys
+	// not yet present, where the first merge key was.
+	var merged [][2]*yaml.Node
+	mergeAt := -1
+	own := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !Is(n.Content[i]) {
+			own[keyOf(n.Content[i])] = true
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if Is(k) {
+			if mergeAt < 0 {
+				mergeAt = len(c.Content)
+			}
+			entries, err := e.mergedEntries(v, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			for _, kv := range entries {
+				if id := keyOf(kv[0]); !own[id] {
+					own[id] = true
+					merged = append(merged, kv)
+				}
+			}
+			continue
+		}
+		ck, err := e.copy(k, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		cv, err := e.copy(v, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		c.Content = append(c.Content, ck, cv)
+	}
+	if mergeAt >= 0 {
+		var flat []*yaml.Node
+		for _, kv := range merged {
+			flat = append(flat, kv[0], kv[1])
+		}
+		c.Content = append(c.Content[:mergeAt:mergeAt], append(flat, c.Content[mergeAt:]...)...)
+	}
+	return &c, nil
+}
+
+// mergedEntries expands the value of a merge key into key/value pairs, the
+// winning entry first.
+func (e *expander) mergedEntries(v *yaml.Node, depth int) ([][2]*yaml.Node, error) {
+	var maps []*yaml.Node
+	switch deref(v).Kind {
+	case yaml.MappingNode:
+		maps = []*yaml.Node{v}
+	case yaml.SequenceNode:
+		maps = deref(v).Content
+	}
+	if len(maps) == 0 && deref(v).Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", v.Line)
+	}
+	var out [][2]*yaml.Node
+	for _, m := range maps {
+		if deref(m).Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", m.Line)
+		}
+		cm, err := e.copy(m, depth+1) // merge keys inside are expanded too
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i+1 < len(cm.Content); i += 2 {
+			out = append(out, [2]*yaml.Node{cm.Content[i], cm.Content[i+1]})
+		}
+	}
+	return out, nil
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < 32; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// keyOf identifies a key by its text, as Kubernetes objects are keyed.
+func keyOf(k *yaml.Node) string {
+	return fmt.Sprint(deref(k).Kind) + "\x00" + deref(k).Value
+}
+
+// Equal reports whether two expanded trees are the same, node for node.
+func Equal(a, b *yaml.Node) bool {
+	if a.Kind != b.Kind || a.Value != b.Value || a.ShortTag() != b.ShortTag() || len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !Equal(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
+}

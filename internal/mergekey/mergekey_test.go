@@ -1,0 +1,114 @@
+package mergekey
+
+import (
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+func parse(t *testing.T, s string) *yaml.Node {
+	t.Helper()
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(s), &n); err != nil {
+		t.Fatal(err)
+	}
+	return n.Content[0]
+}
+
+func encode(t *testing.T, n *yaml.Node) string {
+	t.Helper()
+	b, err := yaml.Marshal(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Expand means what a YAML reader reads: the own key wins over a merged
+// one, the first merged map over later ones, aliases become copies.
+func TestExpand(t *testing.T) {
+	n := parse(t, `a: &a {x: 1, y: 1}
+b: &b {y: 2, z: 2}
+c:
+  w: 0
+  <<: [*a, *b]
+  x: 3
+d: *a
+'<<': quoted
+`)
+	if !Contains(n) {
+		t.Fatal("Contains = false")
+	}
+	e, err := Expand(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := encode(t, e)
+	want := `a: {x: 1, y: 1}
+b: {y: 2, z: 2}
+c:
+    w: 0
+    y: 1
+    z: 2
+    x: 3
+d: {x: 1, y: 1}
+'<<': quoted
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if Contains(e) {
+		t.Error("the expanded copy still holds a merge key")
+	}
+	// the original is untouched
+	if !strings.Contains(encode(t, n), "<<: [*a, *b]") {
+		t.Errorf("Expand changed its input:\n%s", encode(t, n))
+	}
+	var decoded, fromCopy any
+	_ = n.Decode(&decoded)
+	_ = e.Decode(&fromCopy)
+	if encodeAny(t, decoded) != encodeAny(t, fromCopy) {
+		t.Errorf("the copy means %v, the original %v", fromCopy, decoded)
+	}
+}
+
+func encodeAny(t *testing.T, v any) string {
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestExpandErrors(t *testing.T) {
+	for _, doc := range []string{
+		"a: {<<: 1}\n",
+		"a: {<<: [1]}\n",
+		// an alias bomb
+		"a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n" +
+			"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n",
+	} {
+		if _, err := Expand(parse(t, doc)); err == nil {
+			t.Errorf("%q: no error", doc)
+		}
+	}
+}
+
+// yaml.v3 writes a parsed merge key back as "!!merge <<"; untagged it is
+// written as it was read, and still read as a merge key.
+func TestUntag(t *testing.T) {
+	src := "a: &a {x: 1}\nb:\n    <<: *a\n    y: 2\n"
+	n := parse(t, src)
+	if got := encode(t, n); got == src {
+		t.Log("yaml.v3 no longer tags merge keys on output; Untag may go")
+	}
+	Untag(n)
+	if got := encode(t, n); got != src {
+		t.Errorf("got\n%s\nwant\n%s", got, src)
+	}
+	var v struct{ B map[string]int }
+	if err := yaml.Unmarshal([]byte(encode(t, n)), &v); err != nil || v.B["x"] != 1 {
+		t.Errorf("the untagged merge key is not read as one: %v %v", v, err)
+	}
+}

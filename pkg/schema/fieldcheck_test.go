@@ -158,7 +158,7 @@ spec:
         properties:
           spec: {type: object, properties: {other: {type: string}}}
 `)
-	s, err := Builtin().WithCRDs([]*yaml.RNode{crd})
+	s, _, err := Builtin().WithCRDs([]*yaml.RNode{crd})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func FuzzUnknownFields(f *testing.F) {
 	f.Add([]byte("a: &x {b: *x}\n"))
 	f.Add([]byte("- 1\n- {a: b}\n"))
 	crds := parse(f, fooCRD)
-	s, err := Builtin().WithCRDs(crds)
+	s, _, err := Builtin().WithCRDs(crds)
 	if err != nil {
 		f.Fatal(err)
 	}

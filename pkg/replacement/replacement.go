@@ -17,6 +17,7 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
+	"github.com/patchwork-krm/patchwork/pkg/smp"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -132,7 +133,13 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (va
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: parts[o.Index]}, secret, nil
 	}
-	return deepCopy(v), secret, nil
+	// The copy expands aliases, within the budget strategic merges have:
+	// an alias bomb in the source is an error, not gigabytes.
+	c, err := smp.CopyExpanded(v)
+	if err != nil {
+		return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "%v", err)
+	}
+	return c, secret, nil
 }
 
 // apply writes value into every field path of every resource the target

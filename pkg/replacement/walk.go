@@ -365,6 +365,8 @@ func assign(dst, v *yaml.Node, created bool) {
 	}
 }
 
+// deepCopy copies a value made by rule.value, whose aliases are already
+// expanded (within a budget; see smp.CopyExpanded).
 func deepCopy(n *yaml.Node) *yaml.Node {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		return deepCopy(n.Alias)

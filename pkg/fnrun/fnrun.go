@@ -72,6 +72,9 @@ func (f Function) Process(req *Request) Outcome {
 	if err := checkMetadata(req.Items); err != nil {
 		return fail(req.Results, err)
 	}
+	if err := checkDuplicateKeys(req.Config, req.Items); err != nil {
+		return fail(req.Results, err)
+	}
 	tools := snapshotToolAnnotations(req.Items)
 	if err := f.safeRun(req); err != nil {
 		return fail(req.Results, err)

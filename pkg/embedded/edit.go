@@ -40,6 +40,9 @@ type Options struct {
 	// quoting (plain, 'single', "double"). Without it, values take the
 	// style of what they replace, and new ones the document's.
 	GivenStyle bool
+	// Secret keeps values out of messages: the text is, or is held in, a
+	// Secret's value. Messages then name the place, never what is there.
+	Secret bool
 }
 
 // Error is a failure to find or edit a value, and where it happened.
@@ -108,9 +111,10 @@ func parseCached(text string, opts Options) (*doc, error) {
 	if d := opts.Cache.get(text); d != nil {
 		dd := *d
 		dd.where = opts.Where
+		dd.secret = opts.Secret
 		return &dd, nil
 	}
-	d, err := parse(text, opts.Where)
+	d, err := parseFor(text, opts.Where, opts.Secret)
 	if err != nil {
 		return nil, err
 	}
@@ -121,6 +125,12 @@ func parseCached(text string, opts Options) (*doc, error) {
 // parse reads text as JSON when it starts with { or [ and parses as JSON,
 // and as YAML otherwise.
 func parse(text string, where fieldpath.Path) (*doc, error) {
+	return parseFor(text, where, false)
+}
+
+// parseFor is parse for a text whose values messages must not show when
+// secret is set.
+func parseFor(text string, where fieldpath.Path, secret bool) (*doc, error) {
 	var d *doc
 	var err error
 	if strings.TrimSpace(text) == "" {
@@ -141,8 +151,13 @@ func parse(text string, where fieldpath.Path) (*doc, error) {
 		return nil, syntaxMessage(text, err, where)
 	}
 	d.where = where
+	d.secret = secret
 	if d.root.kind == scalarKind {
-		return nil, &Error{Msg: fmt.Sprintf("%s holds the text %s, not a JSON or YAML map or list", whereName(where), abbreviate(text))}
+		held := "the text " + abbreviate(text)
+		if secret {
+			held = hidden
+		}
+		return nil, &Error{Msg: fmt.Sprintf("%s holds %s, not a JSON or YAML map or list", whereName(where), held)}
 	}
 	return d, nil
 }
@@ -169,6 +184,18 @@ func whereName(where fieldpath.Path) string {
 	}
 	return "the string at " + where.String()
 }
+
+// showValue is how messages show a value: quoted and cut short, or, for a
+// secret one, not at all.
+func showValue(s string, secret bool) string {
+	if secret {
+		return hidden
+	}
+	return abbreviate(s)
+}
+
+// hidden stands for a secret value in messages.
+const hidden = "a secret value (not shown)"
 
 func abbreviate(s string) string {
 	const max = 40
@@ -259,7 +286,7 @@ func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *n
 			here.kind = inString
 			return []place{here}, nil
 		}
-		return nil, d.errorf(i, "cannot look for %s in the %s, which holds %s", seg, d.describe(n), abbreviate(n.value))
+		return nil, d.errorf(i, "cannot look for %s in the %s, which holds %s", seg, d.describe(n), showValue(n.value, d.secret))
 	case mapKind:
 		switch seg.Kind {
 		case fieldpath.Field, fieldpath.Index:

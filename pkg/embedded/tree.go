@@ -134,6 +134,8 @@ type doc struct {
 	byYAML      map[*yaml.Node]*node
 	// where names the place holding the text, for messages.
 	where fieldpath.Path
+	// secret: Options.Secret; messages must not show values.
+	secret bool
 	// jsonish: YAML that looks like JSON but is not strict JSON
 	// ({"a": b}); new strings and keys are double-quoted to match.
 	jsonish bool

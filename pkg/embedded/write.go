@@ -30,7 +30,7 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 	}
 	if v.Kind == yaml.ScalarNode {
 		if !utf8.ValidString(v.Value) {
-			return edit{}, check{}, &Error{Msg: fmt.Sprintf("the value %q is not valid UTF-8 text", v.Value)}
+			return edit{}, check{}, &Error{Msg: "the value written is not valid UTF-8 text" + d.of()}
 		}
 		tag := scalarTag(n, v)
 		if d.givenType {

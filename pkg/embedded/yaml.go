@@ -192,7 +192,7 @@ func (c *yamlConverter) scalar(n *node, yn *yaml.Node) error {
 		}
 		end, ok := plainEnd(t, n.start, yn.Value)
 		if !ok {
-			return &syntaxError{format: YAML, offset: n.start, msg: fmt.Sprintf("cannot locate the value %q in the text", yn.Value)}
+			return &syntaxError{format: YAML, offset: n.start, msg: "cannot locate a plain value in the text"}
 		}
 		n.end = end
 	}

@@ -72,6 +72,9 @@ func (f Function) Process(req *Request) Outcome {
 	if err := checkMetadata(req.Items); err != nil {
 		return fail(req.Results, err)
 	}
+	if err := checkDuplicateKeys(req.Config, req.Items); err != nil {
+		return fail(req.Results, err)
+	}
 	for _, it := range req.Items {
 		// yaml.v3 would write a merge key back as "!!merge <<" even in an
 		// item the function does not touch

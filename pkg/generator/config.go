@@ -74,7 +74,8 @@ func (l *Literal) UnmarshalJSON(b []byte) error {
 	}
 	var m map[string]string
 	if err := json.Unmarshal(b, &m); err != nil || len(m) != 1 {
-		return fmt.Errorf("a literal is \"key=value\" or a map with one key and a string value, not %s", b)
+		// Not quoted: a literal may hold a secret.
+		return fmt.Errorf("a literal is \"key=value\" or a map with one key and a string value, not %s", jsonShape(b))
 	}
 	for k, v := range m {
 		l.Key, l.Value = k, v
@@ -196,4 +197,31 @@ func copyMap(m map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// jsonShape describes a JSON value by its type, for messages that must not
+// show the value.
+func jsonShape(b []byte) string {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return "this value"
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) != 1 {
+			return fmt.Sprintf("a map with %d keys", len(v))
+		}
+		for k := range v {
+			return fmt.Sprintf("a map whose value for %q is not a string", k)
+		}
+	case []any:
+		return "a list"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "this value"
 }

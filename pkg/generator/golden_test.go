@@ -11,3 +11,9 @@ import (
 func TestGolden(t *testing.T) {
 	fnruntest.RunGolden(t, Function, "testdata/golden")
 }
+
+// No result quotes a value of a Secret or a secretGenerator's literals,
+// files or env-file lines.
+func TestNoSecretInResults(t *testing.T) {
+	fnruntest.CheckNoSecrets(t, Function, "testdata/golden")
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
+	"github.com/patchwork-krm/patchwork/pkg/smp"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -47,15 +48,18 @@ func Run(req *fnrun.Request) error {
 	ix := selector.NewIndex(req.Items, req.Config)
 	// Strings edited by several replacements are parsed once per version.
 	cache := embedded.NewCache()
+	// Messages never show a value read from a Secret: sec knows which
+	// resources hold one, Secrets and those a replacement copied one into.
+	sec := secrecy{}
 	var errs framework.Results
 	for _, r := range rules {
-		value, res := r.value(ix, cache)
+		value, secret, res := r.value(ix, cache, sec)
 		if res != nil {
 			errs = append(errs, res)
 			continue
 		}
 		for _, t := range r.targets {
-			warn, tErrs := t.apply(ix, value, cache)
+			warn, tErrs := t.apply(ix, value, secret, cache, sec)
 			if warn != nil {
 				req.Results = append(req.Results, warn)
 			}
@@ -68,16 +72,26 @@ func Run(req *fnrun.Request) error {
 	return nil
 }
 
+// secrecy records the resources whose values messages must not show:
+// Secrets, and the resources a replacement wrote a Secret's value into.
+type secrecy map[*yaml.Node]bool
+
+// of reports whether res's values are secret.
+func (s secrecy) of(res *yaml.RNode) bool {
+	return res.GetKind() == "Secret" || s[res.YNode()]
+}
+
 // value reads the replacement's value: the sourceValue, or the field of
-// the one resource the source selects.
-func (r *rule) value(ix *selector.Index, cache *embedded.Cache) (*yaml.Node, *framework.Result) {
+// the one resource the source selects. secret is set when the value comes
+// from a resource whose values are secret.
+func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (value *yaml.Node, secret bool, _ *framework.Result) {
 	if r.sourceValue != nil {
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: r.sourceValue.Tag, Value: r.sourceValue.Value}, nil
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: r.sourceValue.Tag, Value: r.sourceValue.Value}, false, nil
 	}
 	found := r.sourceSet.Select(ix)
 	switch len(found) {
 	case 0:
-		return nil, fnrun.Errorf(r.entry+".source", nil, "", "%s matches no resource", describeSource(r.source))
+		return nil, false, fnrun.Errorf(r.entry+".source", nil, "", "%s matches no resource", describeSource(r.source))
 	case 1:
 	default:
 		var names []string
@@ -88,7 +102,7 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache) (*yaml.Node, *fr
 			}
 			names = append(names, fnrun.Describe(ix.Item(i)))
 		}
-		return nil, fnrun.Errorf(r.entry+".source", nil, "", "%s matches %d resources (%s); a source must select exactly one",
+		return nil, false, fnrun.Errorf(r.entry+".source", nil, "", "%s matches %d resources (%s); a source must select exactly one",
 			describeSource(r.source), len(found), strings.Join(names, ", "))
 	}
 	res := ix.Item(found[0])
@@ -96,34 +110,42 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache) (*yaml.Node, *fr
 	if fieldText == "" {
 		fieldText = DefaultFieldPath
 	}
-	vals, err := get(res.YNode(), r.sourcePath, cache)
+	secret = sec.of(res)
+	vals, err := get(res.YNode(), r.sourcePath, cache, secret)
 	if err != nil {
-		return nil, fnrun.Errorf(r.entry+".source", res, fieldText, "%v", err)
+		return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "%v", err)
 	}
 	if len(vals) != 1 {
-		return nil, fnrun.Errorf(r.entry+".source", res, fieldText, "leads to %d values; a source must name one", len(vals))
+		return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "leads to %d values; a source must name one", len(vals))
 	}
 	v := vals[0]
 	if isEmpty(v) {
-		return nil, fnrun.Errorf(r.entry+".source", res, fieldText, "the value is empty (%s)", emptyKind(v))
+		return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "the value is empty (%s)", emptyKind(v))
 	}
 	if o := r.source.Options; o != nil && o.Delimiter != "" {
 		if v.Kind != yaml.ScalarNode {
-			return nil, fnrun.Errorf(r.entry+".source", res, fieldText, "options.delimiter needs a scalar, found a %s", kindName(v))
+			return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "options.delimiter needs a scalar, found a %s", kindName(v))
 		}
 		parts := strings.Split(v.Value, o.Delimiter)
 		if o.Index < 0 || o.Index >= len(parts) {
-			return nil, fnrun.Errorf(r.entry+".source", res, fieldText, "options.index %d is out of range: %q split on %q has %d parts",
-				o.Index, v.Value, o.Delimiter, len(parts))
+			return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "options.index %d is out of range: %s split on %q has %d parts",
+				o.Index, showValue(v.Value, secret), o.Delimiter, len(parts))
 		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: parts[o.Index]}, nil
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: parts[o.Index]}, secret, nil
 	}
-	return deepCopy(v), nil
+	// The copy expands aliases, within the budget strategic merges have:
+	// an alias bomb in the source is an error, not gigabytes.
+	c, err := smp.CopyExpanded(v)
+	if err != nil {
+		return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "%v", err)
+	}
+	return c, secret, nil
 }
 
 // apply writes value into every field path of every resource the target
 // selects. A selection that finds nothing is a warning.
-func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, cache *embedded.Cache) (*framework.Result, framework.Results) {
+// A secret value makes each resource it is written into secret too.
+func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, cache *embedded.Cache, sec secrecy) (*framework.Result, framework.Results) {
 	selected := t.set.Select(ix)
 	if len(selected) == 0 {
 		return fnrun.Warningf(t.entry, nil, "", "select %s matches no resource; nothing replaced", t.selector), nil
@@ -132,7 +154,10 @@ func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, cache *embedded
 	for _, i := range selected {
 		res := ix.Item(i)
 		for _, fp := range t.paths {
-			s := &setter{path: fp.path, create: t.options.Create, set: t.setterFor(value), cache: cache}
+			s := &setter{path: fp.path, create: t.options.Create, set: t.setterFor(value), cache: cache, secret: secret || sec.of(res)}
+			if secret {
+				sec[res.YNode()] = true
+			}
 			if err := s.apply(res.YNode()); err != nil {
 				msg := err.Error()
 				if res.GetKind() == "Secret" && fp.path[0].Key == "data" && len(fp.path) > 2 {

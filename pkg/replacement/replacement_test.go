@@ -9,3 +9,8 @@ import (
 func TestGolden(t *testing.T) {
 	fnruntest.RunGolden(t, Function, "testdata/golden")
 }
+
+// No result quotes a value read from a Secret, or copied out of one.
+func TestNoSecretInResults(t *testing.T) {
+	fnruntest.CheckNoSecrets(t, Function, "testdata/golden")
+}

@@ -38,7 +38,8 @@ func at(path fieldpath.Path, i int) string {
 }
 
 // get returns the values path leads to in a resource.
-func get(root *yaml.Node, path fieldpath.Path, cache *embedded.Cache) ([]*yaml.Node, error) {
+// With secret set, messages do not show the values found.
+func get(root *yaml.Node, path fieldpath.Path, cache *embedded.Cache, secret bool) ([]*yaml.Node, error) {
 	var out []*yaml.Node
 	var walk func(n *yaml.Node, i int) error
 	walk = func(n *yaml.Node, i int) error {
@@ -56,14 +57,14 @@ func get(root *yaml.Node, path fieldpath.Path, cache *embedded.Cache) ([]*yaml.N
 		switch n.Kind {
 		case yaml.ScalarNode:
 			if n.ShortTag() == "!!str" {
-				vs, err := embedded.Get(n.Value, path[i:], embedded.Options{Where: path[:i], Cache: cache})
+				vs, err := embedded.Get(n.Value, path[i:], embedded.Options{Where: path[:i], Cache: cache, Secret: secret})
 				if err != nil {
 					return shiftEmbedded(err, i)
 				}
 				out = append(out, vs...)
 				return nil
 			}
-			return errAt(i, "%s holds %s, which has no %s", at(path, i), describeScalar(n), seg)
+			return errAt(i, "%s holds %s, which has no %s", at(path, i), describeScalar(n, secret), seg)
 		case yaml.MappingNode:
 			if seg.Kind == fieldpath.Field || seg.Kind == fieldpath.Index {
 				v := field(n, seg.Key)
@@ -111,6 +112,9 @@ type setter struct {
 	create bool
 	set    embedded.Setter
 	cache  *embedded.Cache
+	// secret: the resource, or the value written, is secret; messages
+	// must not show values.
+	secret bool
 }
 
 // apply walks the resource and writes at every place the path leads to.
@@ -140,14 +144,14 @@ func (s *setter) walk(n *yaml.Node, i int) (int, error) {
 			return s.walk(n, i)
 		}
 		if n.ShortTag() == "!!str" {
-			out, err := embedded.Set(n.Value, s.path[i:], embedded.Options{Create: s.create, Where: s.path[:i], Cache: s.cache}, s.set)
+			out, err := embedded.Set(n.Value, s.path[i:], embedded.Options{Create: s.create, Where: s.path[:i], Cache: s.cache, Secret: s.secret}, s.set)
 			if err != nil {
 				return 0, shiftEmbedded(err, i)
 			}
 			n.Value = out
 			return 1, nil
 		}
-		return 0, errAt(i, "%s holds %s, which has no %s", at(s.path, i), describeScalar(n), seg)
+		return 0, errAt(i, "%s holds %s, which has no %s", at(s.path, i), describeScalar(n, s.secret), seg)
 	case yaml.MappingNode:
 		annotations := s.atAnnotations(i)
 		switch seg.Kind {
@@ -361,6 +365,8 @@ func assign(dst, v *yaml.Node, created bool) {
 	}
 }
 
+// deepCopy copies a value made by rule.value, whose aliases are already
+// expanded (within a budget; see smp.CopyExpanded).
 func deepCopy(n *yaml.Node) *yaml.Node {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		return deepCopy(n.Alias)
@@ -416,15 +422,29 @@ func keysOf(n *yaml.Node) string {
 	return " (keys: " + strings.Join(ks, ", ") + ")"
 }
 
-func describeScalar(n *yaml.Node) string {
+// describeScalar names a scalar in messages: its type and, unless it is
+// secret, its value.
+func describeScalar(n *yaml.Node, secret bool) string {
 	if n.ShortTag() == "!!null" {
 		return "null" // not `the null ""`
+	}
+	typ := strings.TrimPrefix(n.ShortTag(), "!!")
+	if secret {
+		return fmt.Sprintf("a secret %s (not shown)", typ)
 	}
 	v := n.Value
 	if len(v) > 40 {
 		v = v[:40] + "…"
 	}
-	return fmt.Sprintf("the %s %q", strings.TrimPrefix(n.ShortTag(), "!!"), v)
+	return fmt.Sprintf("the %s %q", typ, v)
+}
+
+// showValue shows a scalar's text in messages, unless it is secret.
+func showValue(v string, secret bool) string {
+	if secret {
+		return "the secret value (not shown)"
+	}
+	return strconv.Quote(v)
 }
 
 func shiftEmbedded(err error, by int) error {

@@ -143,7 +143,7 @@ func TestGetErrors(t *testing.T) {
 		{"spec.nope", `no field "nope" in spec (keys: "ports", "replicas")`},
 	}
 	for _, tt := range tests {
-		_, err := get(n.YNode(), fieldpath.MustParse(tt.path), nil)
+		_, err := get(n.YNode(), fieldpath.MustParse(tt.path), nil, false)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("get(%s): %v, want %q", tt.path, err, tt.want)
 		}

@@ -113,7 +113,8 @@ func ParseEnv(content []byte, where string) ([]Pair, error) {
 		}
 		key, value, _ := strings.Cut(string(line), "=")
 		if key == "" {
-			return nil, fmt.Errorf("%s line %d: %q has no key before '='", where, n, line)
+			// The line is not quoted: it may hold a secret.
+			return nil, fmt.Errorf("%s line %d: no key before '='", where, n)
 		}
 		pairs = append(pairs, Pair{Key: key, Value: value, Source: fmt.Sprintf("%s line %d", where, n)})
 	}
@@ -124,11 +125,15 @@ func ParseEnv(content []byte, where string) ([]Pair, error) {
 }
 
 // ParseLiteral splits a "key=value" literal on its first "=". A value
-// wrapped in matching quotes (single or double) loses them.
+// wrapped in matching quotes (single or double) loses them. Errors do not
+// quote the literal: it may hold a secret.
 func ParseLiteral(s string) (key, value string, err error) {
 	key, value, ok := strings.Cut(s, "=")
-	if !ok || key == "" {
-		return "", "", fmt.Errorf("invalid literal %q, expected key=value", s)
+	if !ok {
+		return "", "", fmt.Errorf("invalid literal: expected key=value, found no '='")
+	}
+	if key == "" {
+		return "", "", fmt.Errorf("invalid literal: expected key=value, found no key before '='")
 	}
 	if len(value) >= 2 && value[0] == value[len(value)-1] && (value[0] == '"' || value[0] == '\'') {
 		value = value[1 : len(value)-1]

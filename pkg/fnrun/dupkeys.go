@@ -1,0 +1,161 @@
+package fnrun
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// checkDuplicateKeys refuses items, and a functionConfig, holding a map
+// that gives one key twice (data: {k: v1, k: v2}). YAML forbids it and
+// kustomize refuses it, but yaml.v3 parses it into nodes: an edit would land
+// on the first key while every reader sees the second, and a second run
+// would change the output. Each duplicate is an error naming the resource,
+// the map, the key and both lines (counted from the resource's first line,
+// which is the same whether kpt, kustomize or a file gave it).
+//
+// One walk over the nodes; aliases are not followed (their anchors are
+// walked where they stand), so the cost is linear in the input.
+func checkDuplicateKeys(config *yaml.RNode, items []*yaml.RNode) error {
+	var rs framework.Results
+	for _, it := range items {
+		rs = appendDuplicates(rs, it, "")
+	}
+	if config != nil {
+		rs = appendDuplicates(rs, config, "functionConfig")
+	}
+	if len(rs) > 0 {
+		return rs
+	}
+	return nil
+}
+
+func appendDuplicates(rs framework.Results, res *yaml.RNode, entry string) framework.Results {
+	root := res.YNode()
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	w := dupWalker{first: root.Line}
+	w.walk(root)
+	for _, d := range w.found {
+		where := "at the top level"
+		if d.path != "" {
+			where = "in " + d.path
+		}
+		lines := fmt.Sprintf("lines %d and %d", d.line1-w.first+1, d.line2-w.first+1)
+		if d.line1 == d.line2 {
+			lines = fmt.Sprintf("both on line %d", d.line1-w.first+1)
+		}
+		r := Errorf(entry, res, d.path, "the key %q is given twice %s (%s of the resource); YAML does not allow it, kustomize refuses it, and readers disagree on which value counts: remove one",
+			d.key, where, lines)
+		if entry != "" {
+			r.ResourceRef = nil // the config is not a resource of the package
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+type duplicate struct {
+	path         string
+	key          string
+	line1, line2 int
+}
+
+// dupWalker finds repeated keys. The path to the map being walked is kept
+// as a stack of segments and only turned into text for a duplicate.
+type dupWalker struct {
+	first int
+	stack []dupSeg
+	found []duplicate
+	seen  map[string]int // reused for large maps
+}
+
+type dupSeg struct {
+	key   string
+	index int // -1 for a key
+}
+
+// smallMap is the size up to which keys are compared pairwise rather than
+// through a map: most maps in resources are small.
+const smallMap = 12
+
+func (w *dupWalker) walk(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		c := n.Content
+		if len(c)/2 <= smallMap {
+			for i := 0; i+1 < len(c); i += 2 {
+				if !plainKey(c[i]) {
+					continue
+				}
+				for j := 0; j < i; j += 2 {
+					if plainKey(c[j]) && c[j].Value == c[i].Value {
+						w.report(c[j], c[i])
+						break
+					}
+				}
+			}
+		} else {
+			if w.seen == nil {
+				w.seen = map[string]int{}
+			}
+			clear(w.seen)
+			for i := 0; i+1 < len(c); i += 2 {
+				if !plainKey(c[i]) {
+					continue
+				}
+				if j, ok := w.seen[c[i].Value]; ok {
+					w.report(c[j], c[i])
+					continue
+				}
+				w.seen[c[i].Value] = i
+			}
+		}
+		for i := 0; i+1 < len(c); i += 2 {
+			if v := c[i+1]; v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
+				w.stack = append(w.stack, dupSeg{key: c[i].Value, index: -1})
+				w.walk(v)
+				w.stack = w.stack[:len(w.stack)-1]
+			}
+		}
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			if v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
+				w.stack = append(w.stack, dupSeg{index: i})
+				w.walk(v)
+				w.stack = w.stack[:len(w.stack)-1]
+			}
+		}
+	}
+}
+
+// plainKey reports whether a key takes part in the check: a scalar other
+// than the merge key <<, which YAML 1.1 lets a map repeat.
+func plainKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && !(k.Value == "<<" && k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0)
+}
+
+func (w *dupWalker) report(first, second *yaml.Node) {
+	w.found = append(w.found, duplicate{path: w.path(), key: second.Value, line1: first.Line, line2: second.Line})
+}
+
+// path writes the stack as a field path: spec.template.metadata.annotations,
+// spec.containers.0.env, with dots in keys escaped.
+func (w *dupWalker) path() string {
+	var b strings.Builder
+	for i, s := range w.stack {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if s.index >= 0 {
+			b.WriteString(strconv.Itoa(s.index))
+		} else {
+			b.WriteString(strings.ReplaceAll(s.key, ".", `\.`))
+		}
+	}
+	return b.String()
+}

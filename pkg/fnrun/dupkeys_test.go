@@ -1,0 +1,117 @@
+package fnrun
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+func TestCheckDuplicateKeys(t *testing.T) {
+	var big strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&big, "  k%d: v\n", i)
+	}
+	for _, tt := range []struct {
+		name, doc string
+		want      []string // "" = accepted
+	}{
+		{"distinct keys", "kind: A\nmetadata: {name: a}\ndata: {a: 1, b: 2}\n", nil},
+		{"top level", "kind: A\nmetadata: {name: a}\nkind: B\n", []string{`the key "kind" is given twice at the top level (lines 1 and 3 of the resource)`}},
+		{"large map", "kind: A\nmetadata: {name: a}\ndata:\n" + big.String() + "  k7: w\n",
+			[]string{`data: the key "k7" is given twice in data (lines 11 and 24 of the resource)`}},
+		{"in a list, key with a dot", "kind: A\nmetadata: {name: a}\nspec:\n  a.b:\n  - {x: 1}\n  - {x: 1, x: 2}\n",
+			[]string{`spec.a\.b.1: the key "x" is given twice in spec.a\.b.1 (both on line 6 of the resource)`}},
+		{"three times", "kind: A\nmetadata: {name: a}\nd: {a: 1, a: 2, a: 3}\n", []string{`(both on line 3`, `(both on line 3`}},
+		{"merge keys may repeat", "kind: A\nmetadata: {name: a}\nx: &x {a: 1}\ny: &y {b: 1}\nz:\n  <<: *x\n  <<: *y\n", nil},
+		{"a quoted << is a plain key", "kind: A\nmetadata: {name: a}\nz: {'<<': 1, '<<': 2}\n", []string{`the key "<<"`}},
+		{"aliases are not followed", "kind: A\nmetadata: {name: a}\nx: &x {a: 1}\ny: [*x, *x]\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			n, err := yaml.Parse(tt.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = checkDuplicateKeys(nil, []*yaml.RNode{n})
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("accepted; want %q", tt.want)
+			}
+			rs := err.(interface{ Error() string }).Error()
+			for _, w := range tt.want {
+				if !strings.Contains(rs, w) {
+					t.Errorf("error %q\nwant it to contain %q", rs, w)
+				}
+			}
+			if c := strings.Count(rs, "is given twice"); c != len(tt.want) {
+				t.Errorf("%d duplicates reported, want %d:\n%s", c, len(tt.want), rs)
+			}
+		})
+	}
+}
+
+// BenchmarkCheckDuplicateKeys measures the check alone beside the identity
+// pass (read, check, write) on the same 1,000 Deployments, to show that it
+// is a small part of what every run already pays.
+func BenchmarkCheckDuplicateKeys(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	for i := range 1000 {
+		fmt.Fprintf(&sb, `- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: app-%[1]d
+    labels: {app: app-%[1]d, team: t}
+    annotations: {config.kubernetes.io/path: apps/app-%[1]d.yaml}
+  spec:
+    replicas: 2
+    selector:
+      matchLabels: {app: app-%[1]d}
+    template:
+      metadata:
+        labels: {app: app-%[1]d}
+      spec:
+        containers:
+        - name: app
+          image: example/app:%[1]d
+          ports:
+          - containerPort: 8080
+          env:
+          - {name: MODE, value: fast}
+`, i)
+	}
+	sb.WriteString("functionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}\n")
+	in := []byte(sb.String())
+	b.Run("identity", func(b *testing.B) {
+		for b.Loop() {
+			if _, o, err := RunBytes(Identity, in); err != nil || o.Failed {
+				b.Fatal(err, o.Results)
+			}
+		}
+	})
+	b.Run("check-only", func(b *testing.B) {
+		rl, err := yaml.Parse(string(in))
+		if err != nil {
+			b.Fatal(err)
+		}
+		items, err := rl.Pipe(yaml.Lookup("items"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var nodes []*yaml.RNode
+		for _, n := range items.YNode().Content {
+			nodes = append(nodes, yaml.NewRNode(n))
+		}
+		for b.Loop() {
+			if err := checkDuplicateKeys(nil, nodes); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,146 @@
+package fnruntest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+)
+
+// SecretValuesFile, in a case directory, lists values (one a line) that must
+// appear in no result of the case: a secretGenerator's literals, env-file
+// lines, file contents, values inside YAML held in a Secret's stringData.
+const SecretValuesFile = "secret-values.txt"
+
+// autoSecretMin is the length from which a Secret's value found in
+// input.yaml is looked for in the results: shorter ones ("1", "true") turn
+// up in messages by chance.
+const autoSecretMin = 6
+
+// CheckNoSecrets runs every case below dir, error cases included, and fails
+// when a result (message, field, file) contains a secret value: any value
+// of a Secret's data (as written, and base64-decoded) or stringData in the
+// case's input.yaml, and every line of its secret-values.txt, as written
+// and base64-encoded. It is the rule "messages name the key and the
+// resource, never the value", checked over every case a function has.
+func CheckNoSecrets(t *testing.T, f fnrun.Function, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "fuzz" {
+			continue
+		}
+		caseDir := filepath.Join(dir, e.Name())
+		secrets := secretValues(t, caseDir)
+		if len(secrets) == 0 {
+			continue
+		}
+		checked++
+		t.Run(e.Name(), func(t *testing.T) {
+			input, err := os.ReadFile(filepath.Join(caseDir, "input.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, outcome := Run(t, f, filepath.Join(caseDir, "config.yaml"), input)
+			for _, r := range outcome.Results {
+				text := resultText(r)
+				for _, s := range secrets {
+					if strings.Contains(text, s) {
+						t.Errorf("a result carries the secret value %q:\n%s", s, text)
+					}
+				}
+			}
+		})
+	}
+	if checked == 0 {
+		t.Fatalf("no case below %s holds a secret value", dir)
+	}
+}
+
+// secretValues collects the values a case must not leak.
+func secretValues(t *testing.T, caseDir string) []string {
+	set := map[string]bool{}
+	if b, err := os.ReadFile(filepath.Join(caseDir, SecretValuesFile)); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				set[line] = true
+				set[base64.StdEncoding.EncodeToString([]byte(line))] = true
+			}
+		}
+	}
+	input, err := os.ReadFile(filepath.Join(caseDir, "input.yaml"))
+	if err != nil {
+		return nil
+	}
+	items, err := fnrun.ReadStream(bytes.NewReader(input))
+	if err != nil {
+		return nil // a case about malformed input
+	}
+	add := func(v string) {
+		if len(v) >= autoSecretMin {
+			set[v] = true
+		}
+	}
+	for _, it := range items {
+		if it.GetKind() != "Secret" {
+			continue
+		}
+		for _, field := range []string{"data", "stringData"} {
+			m := it.Field(field)
+			if m == nil {
+				continue
+			}
+			c := m.Value.YNode().Content
+			for i := 1; i < len(c); i += 2 {
+				add(c[i].Value)
+				if field == "data" {
+					if b, err := base64.StdEncoding.DecodeString(c[i].Value); err == nil {
+						add(string(b))
+					}
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func resultText(r *framework.Result) string {
+	parts := []string{r.Message}
+	if r.Field != nil {
+		parts = append(parts, r.Field.Path)
+		if r.Field.CurrentValue != nil {
+			parts = append(parts, toText(r.Field.CurrentValue))
+		}
+		if r.Field.ProposedValue != nil {
+			parts = append(parts, toText(r.Field.ProposedValue))
+		}
+	}
+	if r.File != nil {
+		parts = append(parts, r.File.Path)
+	}
+	for k, v := range r.Tags {
+		parts = append(parts, k, v)
+	}
+	return strings.Join(parts, "\n")
+}
+
+func toText(v any) string {
+	return fmt.Sprint(v)
+}

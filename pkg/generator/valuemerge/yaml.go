@@ -136,12 +136,25 @@ func mergeYAML(base, overlay string) (string, error) {
 			return "", fmt.Errorf("internal error merging YAML (please report): the result does not parse back to the merge")
 		}
 	}
-	// The result ends in a line break when the base does.
-	out = strings.TrimSuffix(out, "\n")
-	if strings.HasSuffix(base, "\n") {
-		out += "\n"
+	// The result ends in one line break when the base does, in none when
+	// it does not — unless that would change a block scalar ending the
+	// document (`>` keeps its final line break as part of the value): then
+	// in one.
+	stripped := strings.TrimRight(out, "\n")
+	for _, end := range []string{lineBreakOf(base), "\n"} {
+		if same, err := yamlMeans(stripped+end, want); err == nil && same {
+			out = stripped + end
+			break
+		}
 	}
 	return out, nil
+}
+
+func lineBreakOf(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return "\n"
+	}
+	return ""
 }
 
 // editYAML writes the merge as edits of the base text. It reports false

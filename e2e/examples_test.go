@@ -191,9 +191,12 @@ func runExample(t *testing.T, ex *example, tmp, pkg string, images bool) (result
 	}
 	switch ex.run.TestType {
 	case "render":
-		args = []string{"fn", "render", "--allow-exec"}
+		// Without --allow-exec for images: an exec entry left in the
+		// pipeline makes kpt refuse to run it.
 		if images {
-			args = append(args, "--image-pull-policy", "never")
+			args = []string{"fn", "render", "--image-pull-policy", "never"}
+		} else {
+			args = []string{"fn", "render", "--allow-exec"}
 		}
 	case "eval":
 		args = []string{"fn", "eval"}
@@ -222,6 +225,9 @@ func useImages(t *testing.T, pkg string) {
 		m := kptfileRun.FindStringSubmatch(line)
 		return m[1] + "image: " + image(m[2])
 	})
+	if strings.Contains(out, "exec:") {
+		t.Fatalf("%s: an exec entry is left after swapping in images:\n%s", path, out)
+	}
 	must(t, os.WriteFile(path, []byte(out), 0o644))
 }
 

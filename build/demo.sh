@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The demo: renders a copy of the root kpt package (Kptfile + examples/) with
+# The demo: renders a copy of the kpt package examples/demo-shop with
 # the four functions built by `make build`, and prints what the pipeline
 # changed. Run it with `make demo`.
 #
@@ -11,7 +11,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 missing=()
-for fn in $(sed -n 's#^ *- exec: \./bin/##p' Kptfile); do
+pkg=examples/demo-shop
+for fn in $(sed -n 's#^ *- exec: \./bin/##p' "$pkg/Kptfile"); do
   [ -x "bin/$fn" ] || missing+=("$fn")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -22,11 +23,10 @@ fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for side in before after; do
-  mkdir -p "$scratch/$side"
-  cp -R Kptfile .krmignore examples "$scratch/$side/"
+  cp -R "$pkg" "$scratch/$side"
 done
 
-echo "== kpt fn render --allow-exec (pipeline of Kptfile)"
+echo "== kpt fn render --allow-exec (pipeline of $pkg/Kptfile)"
 kpt fn render --allow-exec "$scratch/after"
 echo
 echo "== What the pipeline changed (diff -ru before after)"

@@ -140,7 +140,8 @@ func loadFixture(function, dir string) (*fixture, error) {
 	}
 	if _, err := os.Stat(filepath.Join(f.pkg(), "Kptfile")); err == nil {
 		// kpt renders every nested Kptfile it finds, .krmignore or not, so a
-		// Kptfile here would join `kpt fn render` of the repository root.
+		// Kptfile here would turn the case into a package with a pipeline of
+		// its own (examples/ is where packages with a Kptfile live).
 		return nil, errors.New("package/ must not hold a Kptfile")
 	}
 	entries, err := os.ReadDir(f.expected())

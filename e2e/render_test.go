@@ -9,15 +9,16 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The demo package is the repository root: its Kptfile, its .krmignore (which
-// keeps everything else out) and examples/.
-var demoPackage = []string{"Kptfile", ".krmignore", "examples"}
+// demoDir is the demo package, relative to the repository root: a Kptfile,
+// app/, functions/, and a .krmignore keeping the kustomize flavour and
+// .expected/ out.
+const demoDir = "examples/demo-shop"
 
-// demoFunctions lists the functions the root Kptfile's pipeline runs, from
+// demoFunctions lists the functions the demo Kptfile's pipeline runs, from
 // its exec entries, which must read ./bin/<function>.
 func demoFunctions(t *testing.T) []string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(env.root, "Kptfile"))
+	raw, err := os.ReadFile(filepath.Join(env.root, demoDir, "Kptfile"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,33 +46,13 @@ func demoFunctions(t *testing.T) []string {
 
 func copyDemo(t *testing.T, dst string) {
 	t.Helper()
-	for _, name := range demoPackage {
-		src := filepath.Join(env.root, name)
-		st, err := os.Stat(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.IsDir() {
-			copyDir(t, src, filepath.Join(dst, name))
-			continue
-		}
-		raw, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(dst, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, name), raw, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	copyDir(t, filepath.Join(env.root, demoDir), dst)
 }
 
-// TestDemoPackage checks that the root package is what the render test
-// copies: kpt reads nothing outside Kptfile and examples/.
+// TestDemoPackage checks what kpt reads of the demo package: the Kptfile,
+// app/ and functions/, never the kustomization or .expected/.
 func TestDemoPackage(t *testing.T) {
-	r := run(t, env.root, nil, nil, kpt(t), "fn", "source", ".")
+	r := run(t, env.root, nil, nil, kpt(t), "fn", "source", demoDir)
 	if r.code != 0 {
 		t.Fatalf("kpt fn source:\n%s", r)
 	}
@@ -82,12 +63,12 @@ func TestDemoPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(rl.Items) == 0 {
-		t.Fatal("the root package holds no resources")
+		t.Fatal("the demo package holds no resources")
 	}
 	for _, obj := range rl.Items {
 		path, _ := kptAnnotations(obj)["internal.config.kubernetes.io/path"].(string)
-		if path != "Kptfile" && !strings.HasPrefix(path, "examples/") {
-			t.Errorf("%s: in the root package but not in examples/: extend .krmignore", path)
+		if path != "Kptfile" && !strings.HasPrefix(path, "app/") && !strings.HasPrefix(path, "functions/") {
+			t.Errorf("%s: in the demo package but not in app/ or functions/: extend its .krmignore", path)
 		}
 	}
 }
@@ -125,21 +106,21 @@ func renderDemo(t *testing.T, tmp, pkg string) {
 	}
 }
 
-// TestKustomizeDemo builds examples/kustomization.yaml, the demo's kustomize
+// TestKustomizeDemo builds examples/demo-shop/kustomization.yaml, the demo's kustomize
 // flavour (the same function configs as exec transformers), with
 // `kustomize build --enable-alpha-plugins --enable-exec`: it must give the
 // resources `kpt fn render` gives.
 func TestKustomizeDemo(t *testing.T) {
 	requireDemoFunctions(t)
 	kz := kustomize(t)
-	// The configs' exec paths are ../bin/<function>, relative to examples/:
-	// a copy in env.work finds env.work/bin.
-	examples := filepath.Join(env.work, "examples")
-	if err := os.RemoveAll(examples); err != nil {
+	// The configs' exec paths are ../../bin/<function>, relative to
+	// examples/demo-shop: a copy in env.work finds env.work/bin.
+	demo := filepath.Join(env.work, demoDir)
+	if err := os.RemoveAll(demo); err != nil {
 		t.Fatal(err)
 	}
-	copyDir(t, filepath.Join(env.root, "examples"), examples)
-	r := run(t, env.work, nil, nil, kz, "build", "--enable-alpha-plugins", "--enable-exec", "examples")
+	copyDir(t, filepath.Join(env.root, demoDir), demo)
+	r := run(t, env.work, nil, nil, kz, "build", "--enable-alpha-plugins", "--enable-exec", demoDir)
 	if r.code != 0 {
 		t.Fatalf("kustomize build failed\n%s", r)
 	}
@@ -171,9 +152,9 @@ func TestKustomizeDemo(t *testing.T) {
 	compareResources(t, "kpt fn render", want, "kustomize build", got)
 }
 
-// TestKptRenderDemo renders a copy of the root package with
+// TestKptRenderDemo renders a copy of the demo package with
 // `kpt fn render --allow-exec`, as `make demo` does, compares the change with
-// testdata/demo.diff, and renders again: kpt re-runs pipelines on their own
+// its .expected/diff.patch, and renders again: kpt re-runs pipelines on their own
 // output, which must then not change.
 func TestKptRenderDemo(t *testing.T) {
 	requireDemoFunctions(t)
@@ -183,7 +164,7 @@ func TestKptRenderDemo(t *testing.T) {
 	render := func(pkg string) { renderDemo(t, tmp, pkg) }
 	render("b")
 	diff := diffTrees(t, tmp, "a", "b")
-	want := filepath.Join(testdata(), "demo.diff")
+	want := filepath.Join(env.root, demoDir, ".expected", "diff.patch")
 	if update {
 		if err := os.WriteFile(want, []byte(diff), 0o644); err != nil {
 			t.Fatal(err)
@@ -195,7 +176,7 @@ func TestKptRenderDemo(t *testing.T) {
 			t.Fatalf("%v (UPDATE_GOLDEN=1 writes it; review it then)", err)
 		}
 		if string(raw) != diff {
-			t.Errorf("the rendered demo is not what testdata/demo.diff says\n--- want\n%s--- got\n%s", raw, diff)
+			t.Errorf("the rendered demo is not what %s/.expected/diff.patch says\n--- want\n%s--- got\n%s", demoDir, raw, diff)
 		}
 	}
 	copyDir(t, filepath.Join(tmp, "b"), filepath.Join(tmp, "c"))

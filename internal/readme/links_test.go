@@ -74,3 +74,15 @@ func slug(h string) string {
 	}
 	return b.String()
 }
+
+// TestFrontPageShort: the root README is a front page (issue 12: at most
+// 400 lines); a function's reference belongs on its own page.
+func TestFrontPageShort(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(text), "\n"); n > 400 {
+		t.Errorf("README.md has %d lines, want at most 400: move details to functions/<name>/README.md or docs/", n)
+	}
+}

@@ -1,6 +1,7 @@
 package readme
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -28,7 +29,8 @@ const repoURL = "https://github.com/patchwork-krm/patchwork/tree/main/"
 // TestMetadata: every function has a metadata.yaml with the catalog's
 // fields and no others, naming its own image and source directory, and its
 // examplePackageURLs are exactly the examples/<name>-<case>/ packages the
-// repository holds (each a kpt package): none missing, none invented.
+// repository holds (each a kpt package): none missing, none invented; the
+// function's page links each of them.
 func TestMetadata(t *testing.T) {
 	mains, err := filepath.Glob(filepath.Join(root, "functions/*/main.go"))
 	if err != nil || len(mains) == 0 {
@@ -41,6 +43,10 @@ func TestMetadata(t *testing.T) {
 		name := filepath.Base(filepath.Dir(m))
 		t.Run(name, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join(root, "functions", name, "metadata.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, err := os.ReadFile(filepath.Join(root, "functions", name, "README.md"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,6 +80,9 @@ func TestMetadata(t *testing.T) {
 					t.Errorf("examplePackageURLs: %s: no such package in the repository (%v)", u, err)
 				}
 				listed = append(listed, dir)
+				if !bytes.Contains(page, []byte("](../../"+dir+"/)")) {
+					t.Errorf("functions/%s/README.md does not link %s/", name, dir)
+				}
 			}
 			present, err := filepath.Glob(filepath.Join(root, "examples", name+"-*", "Kptfile"))
 			if err != nil {

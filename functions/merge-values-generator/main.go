@@ -10,10 +10,17 @@
 package main
 
 import (
+	_ "embed"
+
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator"
 )
 
+//go:embed README.md
+var doc string
+
 func main() {
-	fnrun.Main(generator.Function)
+	f := generator.Function
+	f.Doc = doc
+	fnrun.Main(f)
 }

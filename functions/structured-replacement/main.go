@@ -8,10 +8,17 @@
 package main
 
 import (
+	_ "embed"
+
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/replacement"
 )
 
+//go:embed README.md
+var doc string
+
 func main() {
-	fnrun.Main(replacement.Function)
+	f := replacement.Function
+	f.Doc = doc
+	fnrun.Main(f)
 }

@@ -1,12 +1,13 @@
-// Package readme keeps the README's examples honest: every fenced block
-// that follows a marker
+// Package readme keeps the documentation's examples honest: in every page
+// (README.md, functions/*/README.md, docs/*.md), every fenced block that
+// follows a marker
 //
 //	<!-- golden: DIR WHAT -->
 //
 // must equal what the golden case DIR (relative to the repository root)
 // holds: WHAT is a file of the case (config.yaml, expected-warnings.txt...)
 // or "diff", the unified diff from input.yaml to expected.yaml. The golden
-// tests run those cases, so the README shows what really runs.
+// tests run those cases, so the pages show what really runs.
 // UPDATE_README=1 rewrites the blocks from the cases.
 package readme
 
@@ -25,12 +26,55 @@ const root = "../.."
 
 var marker = regexp.MustCompile("(?m)^<!-- golden: (\\S+) (\\S+) -->\n```[a-z]*\n")
 
+// minBlocks is how many golden blocks the documentation held when the
+// README was split into one page per function: a move that drops an
+// example fails here instead of passing silently.
+const minBlocks = 38
+
+// pages lists the markdown pages that may carry golden examples.
+func pages(t *testing.T) []string {
+	t.Helper()
+	var all []string
+	for _, pattern := range []string{"README.md", "functions/*/README.md", "docs/*.md"} {
+		m, err := filepath.Glob(filepath.Join(root, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, m...)
+	}
+	return all
+}
+
 func TestReadmeExamples(t *testing.T) {
-	path := filepath.Join(root, "README.md")
+	total := 0
+	for _, path := range pages(t) {
+		total += checkPage(t, path)
+	}
+	if total < minBlocks {
+		t.Errorf("%d golden blocks in the documentation, want at least %d: was an example lost?", total, minBlocks)
+	}
+	fns, err := filepath.Glob(filepath.Join(root, "functions/*/main.go"))
+	if err != nil || len(fns) == 0 {
+		t.Fatalf("no functions found (%v)", err)
+	}
+	for _, fn := range fns {
+		page := filepath.Join(filepath.Dir(fn), "README.md")
+		if n := checkPage(t, page); n == 0 {
+			t.Errorf("%s has no golden example", page)
+		}
+	}
+}
+
+// checkPage compares every golden block of one page with its case and
+// returns how many blocks it has.
+func checkPage(t *testing.T, path string) int {
+	t.Helper()
 	readme, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		t.Error(err)
+		return 0
 	}
+	name, _ := filepath.Rel(root, path)
 	var out bytes.Buffer
 	rest := readme
 	blocks := 0
@@ -45,27 +89,25 @@ func TestReadmeExamples(t *testing.T) {
 		body := rest[loc[1]:]
 		end := bytes.Index(body, []byte("```\n"))
 		if end < 0 {
-			t.Fatalf("unterminated block after golden marker %s %s", dir, what)
+			t.Fatalf("%s: unterminated block after golden marker %s %s", name, dir, what)
 		}
 		want, err := content(dir, what)
 		if err != nil {
-			t.Fatalf("%s %s: %v", dir, what, err)
+			t.Fatalf("%s: %s %s: %v", name, dir, what, err)
 		}
 		if got := string(body[:end]); got != want {
-			t.Errorf("README block for %s %s differs from the golden case\n--- README ---\n%s--- case ---\n%s", dir, what, got, want)
+			t.Errorf("%s: block for %s %s differs from the golden case\n--- page ---\n%s--- case ---\n%s", name, dir, what, got, want)
 		}
 		out.Write(rest[:loc[1]])
 		out.WriteString(want)
 		rest = body[end:]
 	}
-	if blocks == 0 {
-		t.Fatal("no golden markers in README.md")
-	}
-	if os.Getenv("UPDATE_README") != "" {
+	if blocks > 0 && os.Getenv("UPDATE_README") != "" {
 		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return blocks
 }
 
 func content(dir, what string) (string, error) {

@@ -52,6 +52,10 @@ type Function struct {
 	Kinds []string
 	// Run is the transform.
 	Run Transform
+	// Doc is the function's reference (its functions/<name>/README.md,
+	// embedded by the binary), printed by --help after the usage, so that
+	// `kpt fn doc --image` shows it.
+	Doc string
 }
 
 // Outcome is what a run produced: the results, and whether it failed.

@@ -263,3 +263,24 @@ func TestPlainStreamOnStdinIsAUsageError(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }
+
+// --help prints the usage and then the function's reference (Doc), which is
+// what `kpt fn doc --image` shows; an unknown flag prints the usage alone.
+func TestHelpPrintsDoc(t *testing.T) {
+	f := testFunction(func(*Request) error { return nil })
+	f.Doc = "# test\n\n## FunctionConfig reference\n"
+	for _, arg := range []string{"--help", "-h", "help"} {
+		var out, errOut bytes.Buffer
+		if code := Command(f, []string{arg}, nil, &out, &errOut); code != 0 {
+			t.Fatalf("%s: exit %d", arg, code)
+		}
+		usage, doc, ok := strings.Cut(out.String(), "\n# test\n")
+		if !ok || !strings.Contains(usage, "Usage:") || doc != "\n## FunctionConfig reference\n" {
+			t.Errorf("%s: want the usage, then the doc:\n%s", arg, out.String())
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := Command(f, []string{"--nope"}, nil, &out, &errOut); code != 2 || strings.Contains(errOut.String(), "FunctionConfig") || !strings.Contains(errOut.String(), "Usage:") {
+		t.Errorf("unknown flag: exit %d, stderr:\n%s", code, errOut.String())
+	}
+}

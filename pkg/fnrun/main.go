@@ -26,6 +26,9 @@ func Main(f Function) {
 func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 		fmt.Fprint(stdout, f.usage())
+		if f.Doc != "" {
+			fmt.Fprintf(stdout, "\n%s", f.Doc)
+		}
 		return 0
 	}
 	if len(args) > 0 && args[0] == "--version" {
@@ -60,7 +63,7 @@ func (f Function) usage() string {
 		{"", "(kpt fn eval/render, kustomize transformers/generators)"},
 		{f.Name + " CONFIG [FILE...]", "standalone: apply CONFIG to the resources in FILEs"},
 		{"", "(stdin when none or \"-\") and print them"},
-		{f.Name + " --help", "this text"},
+		{f.Name + " --help", "this text, then the function's reference"},
 		{f.Name + " --version", "the release and commit this binary was built from"},
 	} {
 		fmt.Fprintf(&b, "  %-*s  %s\n", len(f.Name)+17, l[0], l[1])

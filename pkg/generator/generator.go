@@ -12,7 +12,7 @@
 // earlier run made: every resource the function names carries the
 // annotation fn.patchwork.dev/generated-from with the generator's name.
 //
-// Under kustomize the function sees different things (see the README, merge-values-generator):
+// Under kustomize the function sees different things (see functions/merge-values-generator/README.md):
 // as a generator it sees only its own config, so it leaves hashing and
 // merging to kustomize through kustomize's hint annotations; as a
 // transformer it sees the base's generated resources before kustomize

@@ -7,7 +7,7 @@
 // sourceValue gives the value; delimiter and index pick part of it; every
 // target field of every selected resource receives it. A missing source,
 // several sources, or a missing target field without options.create are
-// errors. Where this package differs, it says so in the README (structured-replacement).
+// errors. Where this package differs, it says so in functions/structured-replacement/README.md.
 package replacement
 
 import (

@@ -6,7 +6,7 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
-// TestRulesExamples runs the examples of the README's strategic merge rules, so the document cannot
+// TestRulesExamples runs the examples of docs/strategic-merge.md, so the document cannot
 // drift from the code.
 func TestRulesExamples(t *testing.T) {
 	envT := object(map[string]*schema.Type{"env": keyedList(nil, "name")})

@@ -5,7 +5,7 @@
 // and quoting, and it takes its list strategies from a *schema.Type: lists
 // merge by (multi-field) keys, as sets, or are replaced. The rules, with
 // examples and the differences from kustomize and apimachinery, are in
-// the README's "Strategic merge rules".
+// docs/strategic-merge.md.
 //
 // The pieces are small on purpose: value.go dispatches on the kind of the
 // patch node, maps.go merges maps, directives.go validates and applies the map

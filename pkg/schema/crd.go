@@ -53,7 +53,7 @@ func (s *Schema) WithCRDs(items []*yaml.RNode) (*Schema, []IgnoredCRD, error) {
 		if !isCRD(item) {
 			continue
 		}
-		name := item.GetName()
+		name := crdName(item)
 		kinds, err := crdKinds(item.YNode(), meta)
 		if err != nil {
 			return nil, nil, fmt.Errorf("CustomResourceDefinition %q: %w", name, err)
@@ -91,7 +91,7 @@ type IgnoredCRD struct {
 
 func (ic IgnoredCRD) String() string {
 	return fmt.Sprintf("CustomResourceDefinition %q is ignored: %s is a built-in kind, whose merge rules a CRD may not replace",
-		ic.CRD.GetName(), ic.Kind)
+		crdName(ic.CRD), ic.Kind)
 }
 
 // redefines reports the first of kinds whose group and kind s (or its base)
@@ -121,7 +121,15 @@ func groupOf(apiVersion string) string {
 func isCRD(item *yaml.RNode) bool {
 	n := item.YNode()
 	return n != nil && n.Kind == yaml.MappingNode &&
-		item.GetApiVersion() == "apiextensions.k8s.io/v1" && item.GetKind() == "CustomResourceDefinition"
+		scalar(field(n, "apiVersion")) == "apiextensions.k8s.io/v1" &&
+		scalar(field(n, "kind")) == "CustomResourceDefinition"
+}
+
+// crdName is metadata.name, read without kyaml's getters, which panic on a
+// metadata that is not a map (the runner refuses such items, but this
+// package is also used on its own).
+func crdName(item *yaml.RNode) string {
+	return scalar(field(field(item.YNode(), "metadata"), "name"))
 }
 
 type crdKind struct {

@@ -621,7 +621,7 @@ items:
     name: a
 `,
 	"quoted-continuation-at-column-zero": "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    q: \"first\n- second\"\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n",
-	"no-trailing-newline": "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a",
+	"no-trailing-newline":                "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a",
 }
 
 func TestTrickyListsSameAsKyaml(t *testing.T) {

@@ -142,6 +142,9 @@ func splitItems(raw []byte) (envelope []byte, chunks []itemChunk, ok bool) {
 			sp++
 		}
 		if sp < len(text) { // not blank
+			if sp == 0 && text[0] == '#' {
+				return nil, nil, false // a comment ending the items: yaml.v3 may give it to the last one
+			}
 			if sp == 0 && text[0] != '-' {
 				stop = off // the ResourceList's next key
 				break

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -26,8 +27,18 @@ import (
 func sameAsKyaml(t testing.TB, f fnrun.Function, in []byte, configDir string) {
 	t.Helper()
 	var lean, ref bytes.Buffer
-	lo, lerr := fnrun.RunResourceList(f, bytes.NewReader(in), &lean, configDir)
-	ro, rerr := fnrun.RunResourceListKyaml(f, bytes.NewReader(in), &ref, configDir)
+	var lo, ro fnrun.Outcome
+	var lerr, rerr error
+	lp := panics(func() { lo, lerr = fnrun.RunResourceList(f, bytes.NewReader(in), &lean, configDir) })
+	rp := panics(func() { ro, rerr = fnrun.RunResourceListKyaml(f, bytes.NewReader(in), &ref, configDir) })
+	if lp != rp {
+		t.Fatalf("panics differ\nlean:  %v\nkyaml: %v\ninput:\n%s", lp, rp, in)
+	}
+	if lp != nil {
+		// The same panic on both paths is not the I/O's: kyaml panics on
+		// a functionConfig that is not a map (packageConfigDir, checkKind).
+		return
+	}
 	if fmt.Sprint(lerr) != fmt.Sprint(rerr) {
 		t.Fatalf("errors differ\nlean:  %v\nkyaml: %v\ninput:\n%s", lerr, rerr, in)
 	}
@@ -37,6 +48,17 @@ func sameAsKyaml(t testing.TB, f fnrun.Function, in []byte, configDir string) {
 	if !bytes.Equal(lean.Bytes(), ref.Bytes()) {
 		t.Fatalf("output differs from kyaml's\n%s\n--- input ---\n%s", firstDifference(lean.Bytes(), ref.Bytes()), in)
 	}
+}
+
+// panics runs fn and returns what it panicked with, as a string.
+func panics(fn func()) (p any) {
+	defer func() {
+		if r := recover(); r != nil {
+			p = fmt.Sprint(r)
+		}
+	}()
+	fn()
+	return nil
 }
 
 func messages(o fnrun.Outcome) []string {
@@ -697,7 +719,17 @@ func FuzzListIO(f *testing.F) {
 	}
 	f.Add(generatedList(3))
 	f.Fuzz(func(t *testing.T, in []byte) {
+		done := make(chan struct{})
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				os.WriteFile("/tmp/io-hang.yaml", in, 0o644)
+				panic("hang")
+			}
+		}()
 		sameAsKyaml(t, fnrun.Identity, in, "")
+		close(done)
 	})
 }
 

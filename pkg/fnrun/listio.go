@@ -275,24 +275,28 @@ func decodeItem(c itemChunk) (*yaml.Node, error) {
 		seq.HeadComment != "" || seq.LineComment != "" || seq.FootComment != "" || seq.Anchor != "" || seq.Tag != "!!seq" {
 		return nil, errNotOneItem
 	}
-	shiftLines(seq.Content[0], c.line, map[*yaml.Node]bool{})
+	shiftLines(seq.Content[0], c.line, nil)
 	return seq.Content[0], nil
 }
 
 var errNotOneItem = errors.New("not one block sequence entry")
 
 // shiftLines moves a chunk's nodes to the lines they have in the input.
-func shiftLines(n *yaml.Node, by int, seen map[*yaml.Node]bool) {
+func shiftLines(n *yaml.Node, by int, seen map[*yaml.Node]bool) map[*yaml.Node]bool {
 	if n == nil || seen[n] {
-		return
+		return seen
 	}
 	if n.Anchor != "" {
+		if seen == nil {
+			seen = map[*yaml.Node]bool{}
+		}
 		seen[n] = true // an alias may lead back to it
 	}
 	n.Line += by
 	for _, c := range n.Content {
-		shiftLines(c, by, seen)
+		seen = shiftLines(c, by, seen)
 	}
+	return seen
 }
 
 // parallel calls fn on contiguous ranges covering [0, n), one per core
@@ -372,7 +376,13 @@ func writeResourceList(w io.Writer, rl *resourceList, items []*yaml.RNode) error
 // itemsPerRound bounds the encoded items held before they are written.
 const itemsPerRound = 256
 
-// writeItems encodes the items, each as a one-element block sequence, on
+// itemsPerEncoder is how many items one yaml.v3 encoder writes, as one
+// block sequence. Its queue of events only grows: one encoder for the whole
+// list is what made kyaml's writer slow and big; one per item pays for
+// growing a fresh queue every time.
+const itemsPerEncoder = 16
+
+// writeItems encodes the items, a few at a time as a block sequence, on
 // every core, and writes them in order. last says the items end the
 // output.
 func writeItems(w io.Writer, items []*yaml.RNode, last bool) error {
@@ -390,10 +400,14 @@ func writeItems(w io.Writer, items []*yaml.RNode, last bool) error {
 			wg.Add(1)
 			go func(lo, hi int) {
 				defer wg.Done()
-				seq := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, 1)}
-				for i := lo; i < hi; i++ {
-					seq.Content[0] = items[i].YNode()
-					end := last && i == len(items)-1
+				seq := &yaml.Node{Kind: yaml.SequenceNode}
+				for i := lo; i < hi; i += itemsPerEncoder {
+					j := min(i+itemsPerEncoder, hi)
+					seq.Content = seq.Content[:0]
+					for _, it := range items[i:j] {
+						seq.Content = append(seq.Content, it.YNode())
+					}
+					end := last && j == len(items)
 					if *e = encodePiece(b, seq, end); *e != nil {
 						return
 					}

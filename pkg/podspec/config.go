@@ -1,6 +1,7 @@
 package podspec
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -69,15 +70,27 @@ func decode(config *yaml.RNode) (*Config, error) {
 	if len(c.PatchesPodSpec) == 0 {
 		return nil, fmt.Errorf("PodSpecPatch %s: no patchesPodSpec", config.GetName())
 	}
+	var errs []error
 	for i := range c.PodSpecPaths {
 		p := &c.PodSpecPaths[i]
 		if p.Kind == "" || p.Path == "" {
-			return nil, fmt.Errorf("podSpecPaths[%d]: kind and path are required", i)
+			errs = append(errs, fmt.Errorf("podSpecPaths[%d]: kind and path are required", i))
+			continue
 		}
 		var err error
 		if p.segments, err = splitPath(p.Path); err != nil {
-			return nil, fmt.Errorf("podSpecPaths[%d]: %v", i, err)
+			errs = append(errs, fmt.Errorf("podSpecPaths[%d]: %v", i, err))
+			continue
 		}
+		switch p.segments[0] {
+		case "apiVersion", "kind", "metadata":
+			// A `$patch: replace` there would leave a resource without
+			// its name, and kpt would fail far from here.
+			errs = append(errs, fmt.Errorf("podSpecPaths[%d]: path %q reaches into the resource's identity (apiVersion, kind, metadata), which a PodSpec patch must never replace", i, p.Path))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return &c, nil
 }

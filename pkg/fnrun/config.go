@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -194,7 +196,11 @@ func unknownFields(n *yaml.Node, t reflect.Type, path string) []string {
 				if path != "" {
 					at = path + ": "
 				}
-				out = append(out, fmt.Sprintf("%sunknown field %q (line %d)", at, k.Value, k.Line))
+				hint := ""
+				if near := suggest.Nearest(k.Value, sortedKeys(fields)); near != "" {
+					hint = fmt.Sprintf("; did you mean %s?", near)
+				}
+				out = append(out, fmt.Sprintf("%sunknown field %q (line %d)%s", at, k.Value, k.Line, hint))
 				continue
 			}
 			out = append(out, unknownFields(n.Content[i+1], ft, join(path, k.Value))...)
@@ -212,6 +218,15 @@ func unknownFields(n *yaml.Node, t reflect.Type, path string) []string {
 }
 
 var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+func sortedKeys(m map[string]reflect.Type) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
 
 func join(path, field string) string {
 	if path == "" {

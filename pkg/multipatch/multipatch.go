@@ -172,7 +172,7 @@ func (a *applier) run(c *compiled) {
 		}
 	}
 	if c.sel != nil && matched == 0 {
-		a.req.NoMatch(c.OnNoMatch, c.name, c.Set.NoMatch())
+		a.req.NoMatch(c.OnNoMatch, c.name, c.sel.Explain(a.ix, "target"))
 	}
 	a.followRenames()
 }

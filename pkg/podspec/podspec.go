@@ -113,7 +113,7 @@ func run(req *fnrun.Request) error {
 		}
 		switch {
 		case matched == 0:
-			req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.set.NoMatch())
+			req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.sel.Explain(ix, "target"))
 		case (c.names != nil || c.reject != nil) && containers == 0:
 			req.NoMatch(c.onNoMatch, c.name, fmt.Sprintf("%s matches no container in the %d selected workloads", c.describeContainers(), matched))
 		}

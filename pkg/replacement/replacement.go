@@ -77,7 +77,7 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache) (*yaml.Node, *fr
 	found := r.sourceSet.Select(ix)
 	switch len(found) {
 	case 0:
-		return nil, fnrun.Errorf(r.entry+".source", nil, "", "%s matches no resource", describeSource(r.source))
+		return nil, fnrun.Errorf(r.entry+".source", nil, "", "%s matches no resource%s", describeSource(r.source), r.sourceSet.NearMisses(ix))
 	case 1:
 	default:
 		var names []string
@@ -126,7 +126,7 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache) (*yaml.Node, *fr
 func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, cache *embedded.Cache) (*framework.Result, framework.Results) {
 	selected := t.set.Select(ix)
 	if len(selected) == 0 {
-		return fnrun.Warningf(t.entry, nil, "", "select %s matches no resource; nothing replaced", t.selector), nil
+		return fnrun.Warningf(t.entry, nil, "", "%s; nothing replaced", t.set.Explain(ix, "select")), nil
 	}
 	var errs framework.Results
 	for _, i := range selected {

@@ -32,6 +32,9 @@ type Request struct {
 	// ConfigDir is the directory relative file paths in the config resolve
 	// against ("" means the working directory).
 	ConfigDir string
+	// ConfigDirWhy says why ConfigDir is the root, for messages about a
+	// file not found ("" gives the working directory's reasons).
+	ConfigDirWhy string
 	// Results collects warnings and infos; errors are returned instead.
 	Results framework.Results
 }
@@ -203,10 +206,14 @@ func RunResourceList(f Function, in io.Reader, out io.Writer, configDir string) 
 	if err != nil {
 		return Outcome{}, err
 	}
+	why := ""
 	if configDir == "" {
 		configDir = packageConfigDir(rw.FunctionConfig)
+		if configDir != "" {
+			why = "the config file's directory in the package (kpt fn render)"
+		}
 	}
-	req := &Request{Items: items, Config: rw.FunctionConfig, ConfigDir: configDir}
+	req := &Request{Items: items, Config: rw.FunctionConfig, ConfigDir: configDir, ConfigDirWhy: why}
 	outcome := f.Process(req)
 	if outcome.Failed {
 		// All-or-nothing: the transform may have changed items in place

@@ -111,7 +111,8 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 		}
 		items = append(items, got...)
 	}
-	req := &Request{Items: items, Config: configs[0], ConfigDir: filepath.Dir(configPath)}
+	req := &Request{Items: items, Config: configs[0], ConfigDir: filepath.Dir(configPath),
+		ConfigDirWhy: "the directory of the config file " + configPath}
 	outcome := f.Process(req)
 	printResults(stderr, outcome.Results)
 	if outcome.Failed {

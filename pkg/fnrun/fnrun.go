@@ -61,6 +61,9 @@ type Function struct {
 type Outcome struct {
 	Results framework.Results
 	Failed  bool
+	// ShownByClient: the client shows the results itself (kpt), so they
+	// need not be repeated on stderr (see sentByKpt).
+	ShownByClient bool
 }
 
 // Process runs f on a request after checking the config's type. A failed
@@ -214,7 +217,9 @@ func RunResourceList(f Function, in io.Reader, out io.Writer, configDir string) 
 		}
 	}
 	req := &Request{Items: items, Config: rw.FunctionConfig, ConfigDir: configDir, ConfigDirWhy: why}
+	kpt := sentByKpt(items, rw.FunctionConfig)
 	outcome := f.Process(req)
+	outcome.ShownByClient = kpt
 	if outcome.Failed {
 		// All-or-nothing: the transform may have changed items in place
 		// before it failed, so write what came in, read afresh. Only a

@@ -43,7 +43,9 @@ func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Write
 			fmt.Fprintf(stderr, "%s: %v\n", f.Name, err)
 			return 2
 		}
-		printResults(stderr, outcome.Results)
+		if !outcome.ShownByClient {
+			printResults(stderr, outcome.Results)
+		}
 		if outcome.Failed {
 			return 1
 		}

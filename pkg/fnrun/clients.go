@@ -13,6 +13,10 @@ import (
 //   - kustomize prints only the function's stderr (results are dropped);
 //   - standalone there is no ResourceList, so stderr it is.
 //
+// The one line per config entry a successful run reports (Summarize) is
+// left off stderr under kustomize: a line per entry on every build would
+// bury the warnings there.
+//
 // So the results go to stderr unless kpt sent the ResourceList; then they
 // are shown once, as results. What tells kpt apart: it records each
 // resource's sequence indentation in internal.config.kubernetes.io/seqindent

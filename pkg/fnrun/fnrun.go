@@ -37,6 +37,8 @@ type Request struct {
 	ConfigDirWhy string
 	// Results collects warnings and infos; errors are returned instead.
 	Results framework.Results
+	// summary holds the per-entry infos of a successful run (Summarize).
+	summary framework.Results
 }
 
 // Transform runs one function. Returning an error (framework.Results, or
@@ -64,6 +66,9 @@ type Outcome struct {
 	// ShownByClient: the client shows the results itself (kpt), so they
 	// need not be repeated on stderr (see sentByKpt).
 	ShownByClient bool
+	// Summaries is how many of the Results, at the end, are the per-entry
+	// lines of a successful run (Request.Summarize).
+	Summaries int
 }
 
 // Process runs f on a request after checking the config's type. A failed
@@ -88,7 +93,7 @@ func (f Function) Process(req *Request) Outcome {
 		}
 	}
 	tools.restore(req.Items)
-	return Outcome{Results: req.Results}
+	return Outcome{Results: append(req.Results, req.summary...), Summaries: len(req.summary)}
 }
 
 func (f Function) safeRun(req *Request) (err error) {

@@ -44,7 +44,10 @@ func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Write
 			return 2
 		}
 		if !outcome.ShownByClient {
-			printResults(stderr, outcome.Results)
+			// kustomize: stderr is all its user sees, and a line per
+			// entry on every build would bury the warnings; the summaries
+			// are for kpt, which shows results, and standalone runs.
+			printResults(stderr, outcome.Results[:len(outcome.Results)-outcome.Summaries])
 		}
 		if outcome.Failed {
 			return 1

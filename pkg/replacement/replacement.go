@@ -54,13 +54,25 @@ func Run(req *fnrun.Request) error {
 			errs = append(errs, res)
 			continue
 		}
+		changed := map[int]bool{}
 		for _, t := range r.targets {
+			selected := t.set.Select(ix)
+			before := make([]uint64, len(selected))
+			for k, i := range selected {
+				before[k] = fnrun.Fingerprint(ix.Item(i))
+			}
 			warn, tErrs := t.apply(ix, value, cache)
+			for k, i := range selected {
+				if fnrun.Changed(before[k], ix.Item(i)) {
+					changed[i] = true
+				}
+			}
 			if warn != nil {
 				req.Results = append(req.Results, warn)
 			}
 			errs = append(errs, tErrs...)
 		}
+		req.Summarize(r.entry, "%s changed", fnrun.Plural(len(changed), "resource"))
 	}
 	if len(errs) > 0 {
 		return errs

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -60,8 +61,15 @@ var kptConfigAnnotations = map[string]bool{
 	"internal.config.kubernetes.io/annotations-migration-resource-id": true,
 }
 
+// standaloneConfigs holds the configs the standalone command read itself,
+// by node, with the file's name: their lines are the file's.
+var standaloneConfigs sync.Map
+
 // linesOf works out where the config came from.
 func linesOf(config *yaml.RNode) *configLines {
+	if file, ok := standaloneConfigs.Load(config.YNode()); ok {
+		return &configLines{file: file.(string)}
+	}
 	top := config.YNode()
 	if top.Kind == yaml.DocumentNode && len(top.Content) > 0 {
 		top = top.Content[0]

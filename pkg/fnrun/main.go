@@ -118,7 +118,9 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 	}
 	req := &Request{Items: items, Config: configs[0], ConfigDir: filepath.Dir(configPath),
 		ConfigDirWhy: "the directory of the config file " + configPath}
+	standaloneConfigs.Store(configs[0].YNode(), configPath)
 	outcome := f.Process(req)
+	standaloneConfigs.Delete(configs[0].YNode())
 	printResults(stderr, outcome.Results)
 	if outcome.Failed {
 		return 1

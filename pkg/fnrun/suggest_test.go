@@ -1,6 +1,8 @@
 package fnrun
 
 import (
+	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -87,5 +89,33 @@ func TestNoConfigSaysHowToPassOne(t *testing.T) {
 				t.Errorf("%q: %q lacks %q", cfg, msg, want)
 			}
 		}
+	}
+}
+
+// Standalone, the config's lines are its file's, and the file is named,
+// local-config annotation or not (the examples carry one).
+func TestStandaloneUnknownFieldNamesFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/config.yaml"
+	cfg := "# a comment\napiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata:\n  name: t\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\nspec:\n  replicaz: 1\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := testFunction(func(r *Request) error {
+		var into struct {
+			APIVersion string         `json:"apiVersion"`
+			Kind       string         `json:"kind"`
+			Metadata   map[string]any `json:"metadata"`
+			Spec       struct {
+				Replicas int `json:"replicas"`
+			} `json:"spec"`
+		}
+		return Decode(r.Config, &into)
+	})
+	var out, errOut bytes.Buffer
+	Command(f, []string{path}, strings.NewReader(""), &out, &errOut)
+	want := `spec: unknown field "replicaz" (line 9 of ` + path + `); did you mean replicas?`
+	if !strings.Contains(errOut.String(), want) {
+		t.Errorf("got %q\nwant %q", errOut.String(), want)
 	}
 }

@@ -27,7 +27,9 @@ import (
 //     annotations (config.kubernetes.io/index, internal.config.kubernetes.io/index
 //     and .../seqindent), but does not name the file. The line is counted
 //     from the config's first key, less the lines kpt added before it, plus
-//     the comment lines above the first key.
+//     the comment lines above the first key. kpt drops blank lines, and
+//     comments above a leading `---`, so in a file with those the line is
+//     early by as many lines: the field path in the message is exact.
 //   - kustomize sorts the keys, drops the comments and adds
 //     config.kubernetes.io/local-config; it names no file, but runs the
 //     function in the kustomization directory, whose kustomization.yaml lists

@@ -14,16 +14,22 @@ import (
 // Set.NoMatch's glob hint. When reject removed every resource the targets
 // match, it says how many that was; otherwise it adds NearMisses.
 func (sm *SetMatcher) Explain(ix *Index, noun string) string {
-	what := noun + " " + strings.Join(targetStrings(sm.src), " or ")
-	if len(sm.targets) == 0 {
-		what = "no " + noun + " (everything)"
+	if len(sm.targets) == 0 && len(sm.reject) == 0 {
+		return sm.src.NoMatch()
 	}
+	what := noun + " " + strings.Join(targetStrings(sm.src), " or ")
 	if n := sm.matchedBeforeReject(ix); n > 0 {
 		var rejects []string
 		for _, r := range sm.src.Reject {
 			rejects = append(rejects, r.String())
 		}
+		if len(sm.targets) == 0 {
+			return fmt.Sprintf("reject %s removes every resource (%d)", strings.Join(rejects, " or "), n)
+		}
 		return fmt.Sprintf("%s matches %d %s, all removed by reject %s", what, n, plural(n, "resource"), strings.Join(rejects, " or "))
+	}
+	if len(sm.targets) == 0 {
+		return sm.src.NoMatch()
 	}
 	msg := what + " matches no resource"
 	for _, sel := range sm.src.All() {

@@ -99,3 +99,32 @@ func TestKustomizeNamesTheConfigFileAndLineOnce(t *testing.T) {
 	}
 	once(t, "kustomize", r.stdout+r.stderr, "line 16 of scale.yaml")
 }
+
+// Without a config, kpt fn eval sends a ConfigMap named function-input; the
+// message says a config is required and how to pass one. A file a config
+// names that is not there is reported with the absolute path looked at and
+// why there (kpt fn eval: kpt's working directory). Each once.
+func TestKptEvalNoConfigAndMissingFile(t *testing.T) {
+	bin := requireFunction(t, "multi-patch")
+	dir := typoPackage(t)
+	r := run(t, dir, nil, nil, kpt(t), "fn", "eval", "pkg", "--exec", bin)
+	if r.code == 0 || strings.Count(r.stdout+r.stderr, "a function config is required") != 1 ||
+		!strings.Contains(r.stdout+r.stderr, "kpt fn eval --fn-config FILE") {
+		t.Errorf("no config: want one message saying a config is required and how to pass it\n%s", r)
+	}
+	os.WriteFile(filepath.Join(dir, "f.yaml"), []byte("apiVersion: fn.patchwork.dev/v1alpha1\nkind: MultiPatch\nmetadata:\n  name: hpa\npatches:\n- target: {kind: Deployment}\n  path: patches/hpa.yaml\n"), 0o644)
+	r = run(t, dir, nil, nil, kpt(t), "fn", "eval", "pkg", "--exec", bin, "--fn-config", "f.yaml")
+	want := func(d string) string {
+		return `path: file "patches/hpa.yaml": no such file or directory (looked for ` + filepath.Join(d, "patches", "hpa.yaml") +
+			"; relative paths resolve against the working directory: kpt's under kpt fn eval"
+	}
+	real, _ := filepath.EvalSymlinks(dir) // the working directory as the function sees it may be either
+	out := r.stdout + r.stderr
+	n := strings.Count(out, want(dir))
+	if real != dir {
+		n += strings.Count(out, want(real))
+	}
+	if r.code == 0 || n != 1 {
+		t.Errorf("missing file: want once %q\n%s", want(dir), r)
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -21,7 +23,9 @@ func Decode(config *yaml.RNode, into any) error {
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	if unknown := unknownFields(config.YNode(), reflect.TypeOf(into), ""); len(unknown) > 0 {
+	if unknown := unknownFields(config.YNode(), reflect.TypeOf(into), "", nil); len(unknown) > 0 {
+		// again, with the lines in the user's file (which may mean reading it)
+		unknown = unknownFields(config.YNode(), reflect.TypeOf(into), "", linesOf(config))
 		return fmt.Errorf("config %s %q: %s", config.GetKind(), config.GetName(), strings.Join(unknown, "; "))
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -161,7 +165,7 @@ func (r *Request) InlineOrFile(inline, path, file string) (string, error) {
 // does not have, and the values of the wrong kind (a number where a string
 // belongs), each with its path and line (patches[1].traget, line 9), which
 // encoding/json's own error does not give.
-func unknownFields(n *yaml.Node, t reflect.Type, path string) []string {
+func unknownFields(n *yaml.Node, t reflect.Type, path string, lines *configLines) []string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -180,7 +184,7 @@ func unknownFields(n *yaml.Node, t reflect.Type, path string) []string {
 		if t.Kind() == reflect.String && n.Kind == yaml.ScalarNode {
 			hint = "; quote it to make it a string"
 		}
-		return []string{fmt.Sprintf("%s: %s (line %d)%s", at, msg, n.Line, hint)}
+		return []string{fmt.Sprintf("%s: %s%s%s", at, msg, lines.paren(n), hint)}
 	}
 	var out []string
 	switch {
@@ -194,24 +198,37 @@ func unknownFields(n *yaml.Node, t reflect.Type, path string) []string {
 				if path != "" {
 					at = path + ": "
 				}
-				out = append(out, fmt.Sprintf("%sunknown field %q (line %d)", at, k.Value, k.Line))
+				hint := ""
+				if near := suggest.Nearest(k.Value, sortedKeys(fields)); near != "" {
+					hint = fmt.Sprintf("; did you mean %s?", near)
+				}
+				out = append(out, fmt.Sprintf("%sunknown field %q%s%s", at, k.Value, lines.paren(k), hint))
 				continue
 			}
-			out = append(out, unknownFields(n.Content[i+1], ft, join(path, k.Value))...)
+			out = append(out, unknownFields(n.Content[i+1], ft, join(path, k.Value), lines)...)
 		}
 	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == yaml.SequenceNode:
 		for i, c := range n.Content {
-			out = append(out, unknownFields(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i))...)
+			out = append(out, unknownFields(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), lines)...)
 		}
 	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			out = append(out, unknownFields(n.Content[i+1], t.Elem(), join(path, n.Content[i].Value))...)
+			out = append(out, unknownFields(n.Content[i+1], t.Elem(), join(path, n.Content[i].Value), lines)...)
 		}
 	}
 	return out
 }
 
 var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+func sortedKeys(m map[string]reflect.Type) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
 
 func join(path, field string) string {
 	if path == "" {

@@ -63,12 +63,37 @@ func (r *Request) ReadFile(rel string) ([]byte, error) {
 	}
 	target, err := filepath.EvalSymlinks(filepath.Join(root, clean))
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("file %q: %w %s", rel, unwrapPathError(err), r.lookedFor(dir, clean))
+		}
 		return nil, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
 	}
 	if !within(root, target) {
 		return nil, fmt.Errorf("file %q leads outside the config's directory (through a symbolic link)", rel)
 	}
 	return readRegular(target, rel, limit)
+}
+
+// lookedFor says where a file that is not there was looked for, and why
+// there: the root depends on the client, and a user who ran kpt fn eval
+// from another directory, or an image without --mount, needs to know.
+func (r *Request) lookedFor(dir, clean string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	at := filepath.Join(abs, clean)
+	why := r.ConfigDirWhy
+	switch {
+	case why != "":
+	case abs == string(filepath.Separator):
+		top, _, _ := strings.Cut(filepath.ToSlash(clean), "/")
+		why = fmt.Sprintf("the working directory, /: in a container (kpt fn eval --image) the function sees no host files; "+
+			"mount them, e.g. kpt fn eval --mount type=bind,src=$PWD/%s,dst=/%s, or run the binary with --exec", top, top)
+	default:
+		why = "the working directory: kpt's under kpt fn eval, the kustomization directory under kustomize"
+	}
+	return fmt.Sprintf("(looked for %s; relative paths resolve against %s)", at, why)
 }
 
 // escapes reports whether a clean relative path leaves its directory.

@@ -16,6 +16,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
+
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -32,8 +34,13 @@ type Request struct {
 	// ConfigDir is the directory relative file paths in the config resolve
 	// against ("" means the working directory).
 	ConfigDir string
+	// ConfigDirWhy says why ConfigDir is the root, for messages about a
+	// file not found ("" gives the working directory's reasons).
+	ConfigDirWhy string
 	// Results collects warnings and infos; errors are returned instead.
 	Results framework.Results
+	// summary holds the per-entry infos of a successful run (Summarize).
+	summary framework.Results
 }
 
 // Transform runs one function. Returning an error (framework.Results, or
@@ -62,6 +69,12 @@ type Function struct {
 type Outcome struct {
 	Results framework.Results
 	Failed  bool
+	// ShownByClient: the client shows the results itself (kpt), so they
+	// need not be repeated on stderr (see sentByKpt).
+	ShownByClient bool
+	// Summaries is how many of the Results, at the end, are the per-entry
+	// lines of a successful run (Request.Summarize).
+	Summaries int
 }
 
 // Process runs f on a request after checking the config's type. A failed
@@ -94,7 +107,7 @@ func (f Function) Process(req *Request) Outcome {
 		}
 	}
 	tools.restore(req.Items)
-	return Outcome{Results: req.Results}
+	return Outcome{Results: append(req.Results, req.summary...), Summaries: len(req.summary)}
 }
 
 func (f Function) safeRun(req *Request) (err error) {
@@ -126,20 +139,73 @@ func fail(prior framework.Results, err error) Outcome {
 // checkKind rejects a config of a type the function does not accept, naming
 // the types it does.
 func (f Function) checkKind(config *yaml.RNode) error {
+	required := func() error {
+		return fmt.Errorf("%s: a function config is required (one of: %s); pass it with kpt fn eval --fn-config FILE, "+
+			"as configPath: in a Kptfile pipeline, or as the file listed under transformers:/generators: in kustomization.yaml",
+			f.Name, strings.Join(f.Kinds, ", "))
+	}
 	if config == nil || yaml.IsMissingOrNull(config) {
-		return fmt.Errorf("%s: no functionConfig given; expected one of: %s", f.Name, strings.Join(f.Kinds, ", "))
+		return required()
 	}
 	if err := checkConfigShape(config); err != nil {
 		return fmt.Errorf("%s: %v; expected a config of one of these types: %s", f.Name, err, strings.Join(f.Kinds, ", "))
 	}
+	if isKptKeyValueInput(config) && !f.accepts("v1/ConfigMap") {
+		return required()
+	}
 	got := config.GetApiVersion() + "/" + config.GetKind()
+	if f.accepts(got) {
+		return nil
+	}
+	hint := ""
+	if k := suggestKind(config.GetApiVersion(), config.GetKind(), f.Kinds); k != "" {
+		hint = fmt.Sprintf(" (did you mean %s?)", k)
+	}
+	return fmt.Errorf("%s: config of type %s (apiVersion %q, kind %q) is not accepted%s; expected one of: %s",
+		f.Name, got, config.GetApiVersion(), config.GetKind(), hint, strings.Join(f.Kinds, ", "))
+}
+
+func (f Function) accepts(apiVersionKind string) bool {
 	for _, k := range f.Kinds {
-		if k == got {
-			return nil
+		if k == apiVersionKind {
+			return true
 		}
 	}
-	return fmt.Errorf("%s: config of type %s (apiVersion %q, kind %q) is not accepted; expected one of: %s",
-		f.Name, got, config.GetApiVersion(), config.GetKind(), strings.Join(f.Kinds, ", "))
+	return false
+}
+
+// suggestKind names the accepted type most likely meant: the kind nearest
+// to the one written (StructuredReplacment → StructuredReplacement), or the
+// accepted apiVersion when the kind is right and only the apiVersion is off.
+// "" when nothing is close.
+func suggestKind(apiVersion, kind string, accepted []string) string {
+	var kinds []string
+	byKind := map[string]string{}
+	for _, k := range accepted {
+		i := strings.LastIndex(k, "/")
+		kinds = append(kinds, k[i+1:])
+		if _, ok := byKind[k[i+1:]]; !ok {
+			byKind[k[i+1:]] = k
+		}
+	}
+	if full, ok := byKind[kind]; ok {
+		return "apiVersion " + full[:strings.LastIndex(full, "/")]
+	}
+	if k := suggest.Nearest(kind, kinds); k != "" {
+		full := byKind[k]
+		if full[:strings.LastIndex(full, "/")] == apiVersion {
+			return k
+		}
+		return full
+	}
+	return ""
+}
+
+// isKptKeyValueInput reports whether the config is the ConfigMap kpt fn
+// eval makes from `-- key=value` arguments (or, with nothing after --, when
+// no config was given at all): named function-input, nothing but data.
+func isKptKeyValueInput(config *yaml.RNode) bool {
+	return config.GetApiVersion() == "v1" && config.GetKind() == "ConfigMap" && config.GetName() == "function-input"
 }
 
 // RunResourceList reads a ResourceList from in, runs f, writes the
@@ -178,11 +244,17 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string,
 	if err != nil {
 		return Outcome{}, err
 	}
+	why := ""
 	if configDir == "" {
 		configDir = packageConfigDir(rl.functionConfig)
+		if configDir != "" {
+			why = "the config file's directory in the package (kpt fn render)"
+		}
 	}
-	req := &Request{Items: items, Config: rl.functionConfig, ConfigDir: configDir}
+	req := &Request{Items: items, Config: rl.functionConfig, ConfigDir: configDir, ConfigDirWhy: why}
+	kpt := sentByKpt(items, rl.functionConfig)
 	outcome := f.Process(req)
+	outcome.ShownByClient = kpt
 	if outcome.Failed {
 		// All-or-nothing: the transform may have changed items in place
 		// before it failed, so write what came in, read afresh. Only a

@@ -46,7 +46,12 @@ func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Write
 			fmt.Fprintf(stderr, "%s: %v\n", f.Name, err)
 			return 2
 		}
-		printResults(stderr, outcome.Results)
+		if !outcome.ShownByClient {
+			// kustomize: stderr is all its user sees, and a line per
+			// entry on every build would bury the warnings; the summaries
+			// are for kpt, which shows results, and standalone runs.
+			printResults(stderr, outcome.Results[:len(outcome.Results)-outcome.Summaries])
+		}
 		if outcome.Failed {
 			return 1
 		}
@@ -114,8 +119,11 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 		}
 		items = append(items, got...)
 	}
-	req := &Request{Items: items, Config: configs[0], ConfigDir: filepath.Dir(configPath)}
+	req := &Request{Items: items, Config: configs[0], ConfigDir: filepath.Dir(configPath),
+		ConfigDirWhy: "the directory of the config file " + configPath}
+	standaloneConfigs.Store(configs[0].YNode(), configPath)
 	outcome := f.Process(req)
+	standaloneConfigs.Delete(configs[0].YNode())
 	printResults(stderr, outcome.Results)
 	if outcome.Failed {
 		return 1

@@ -61,38 +61,43 @@ func packageConfigDir(config *yaml.RNode) string {
 // regular file holding a document with config's apiVersion, kind and
 // metadata.name.
 func holdsConfig(pkg, path string, config *yaml.Node) bool {
+	return configDoc(pkg, path, config) != nil
+}
+
+// configDoc is the document of holdsConfig, or nil.
+func configDoc(pkg, path string, config *yaml.Node) *yaml.Node {
 	limit, err := maxFileSize()
 	if err != nil {
-		return false
+		return nil
 	}
 	root, err := filepath.EvalSymlinks(pkg)
 	if err != nil {
-		return false
+		return nil
 	}
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil || !within(root, target) {
-		return false
+		return nil
 	}
 	raw, err := readRegular(target, path, limit)
 	if err != nil {
-		return false
+		return nil
 	}
 	want := identity(config)
 	if want == ([3]string{}) {
-		return false
+		return nil
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	for {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err != nil {
-			return false // io.EOF, or YAML kpt could not have read either
+			return nil // io.EOF, or YAML kpt could not have read either
 		}
 		n := &doc
 		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 			n = n.Content[0]
 		}
 		if n.Kind == yaml.MappingNode && identity(n) == want {
-			return true
+			return n
 		}
 	}
 }

@@ -75,8 +75,11 @@ func Run(req *fnrun.Request) error {
 	}
 	var errs framework.Results
 	for _, e := range es {
+		r.done = ""
 		if res := r.one(e); res != nil {
 			errs = append(errs, res)
+		} else if r.done != "" {
+			req.Summarize(e.where, "%s", r.done)
 		}
 	}
 	if len(errs) > 0 {
@@ -135,6 +138,8 @@ type run struct {
 	// config name: what was generated there is theirs, not that of a
 	// generator of the same name without a namespace.
 	claimed map[genKey]map[string]bool
+	// done says what the current entry made, for its summary line.
+	done string
 }
 
 func claimedNamespaces(es []entry) map[genKey]map[string]bool {
@@ -273,6 +278,7 @@ func (r *run) forKustomize(e entry, behavior string, pairs []kv.Pair, formats ma
 		}
 	}
 	r.req.Items = append(r.req.Items, res)
+	r.done = "generated " + fnrun.Describe(res) + " for kustomize (" + behavior + ")"
 	return nil
 }
 
@@ -294,8 +300,9 @@ func (r *run) create(e entry, pairs []kv.Pair) *framework.Result {
 	if err := setMetaKey(res, "annotations", GeneratedFrom, e.args.Name); err != nil {
 		return fnrun.Errorf(e.where, res, "", "%v", err)
 	}
-	oldName := e.args.Name
+	oldName, verb := e.args.Name, "created"
 	if idx >= 0 {
+		verb = "regenerated (an earlier run's output)"
 		old := r.req.Items[idx]
 		oldName = old.GetName()
 		if ns := old.GetNamespace(); e.args.Namespace == "" && ns != "" {
@@ -313,6 +320,7 @@ func (r *run) create(e entry, pairs []kv.Pair) *framework.Result {
 		idx = len(r.req.Items) - 1 // a ConfigMap or Secret refers to nothing: refs needs no update
 	}
 	defer r.remember(idx)
+	defer func() { r.done = verb + " " + fnrun.Describe(res) }()
 	return r.name(e, res, e.args.Name, oldName)
 }
 
@@ -329,6 +337,13 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats map[stri
 	oldName := res.GetName()
 	r.forget(idx)
 	defer r.remember(idx)
+	before := fnrun.Fingerprint(res)
+	defer func() {
+		r.done = map[string]string{"merge": "merged into ", "replace": "replaced the data of "}[behavior] + fnrun.Describe(res)
+		if !fnrun.Changed(before, res) {
+			r.done += " (no change)"
+		}
+	}()
 	if behavior == "merge" {
 		err = merge(e, res, pairs, formats)
 	} else {

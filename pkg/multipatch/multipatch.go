@@ -150,6 +150,7 @@ func (a *applier) schemaFor(res *yaml.RNode) *schema.Type {
 
 func (a *applier) run(c *compiled) {
 	matched := 0
+	changed, deleted := map[int]bool{}, 0
 	for di, d := range c.docs {
 		sel := c.sel
 		if sel == nil {
@@ -157,7 +158,15 @@ func (a *applier) run(c *compiled) {
 		}
 		selected := sel.Select(a.ix)
 		for _, i := range selected {
+			before := fnrun.Fingerprint(a.ix.Item(i))
 			a.applyOne(c, d, i)
+			switch {
+			case a.ix.Removed(i):
+				deleted++
+				delete(changed, i)
+			case fnrun.Changed(before, a.ix.Item(i)):
+				changed[i] = true
+			}
 		}
 		matched += len(selected)
 		if c.sel == nil && len(selected) == 0 {
@@ -176,8 +185,13 @@ func (a *applier) run(c *compiled) {
 		}
 	}
 	if c.sel != nil && matched == 0 {
-		a.req.NoMatch(c.OnNoMatch, c.name, c.Set.NoMatch())
+		a.req.NoMatch(c.OnNoMatch, c.name, c.sel.Explain(a.ix, "target"))
 	}
+	summary := fmt.Sprintf("%s changed", fnrun.Plural(len(changed), "resource"))
+	if deleted > 0 {
+		summary += fmt.Sprintf(", %d deleted", deleted)
+	}
+	a.req.Summarize(c.name, "%s (%d selected)", summary, matched)
 	a.followRenames()
 }
 

@@ -91,7 +91,7 @@ func run(req *fnrun.Request) error {
 	owned := ownedContainers(entries, selected)
 	warned := map[int]bool{}
 	for k, c := range entries {
-		matched, containers := 0, 0
+		matched, containers, changed := 0, 0, 0
 		for _, i := range selected[k] {
 			res := ix.Item(i)
 			spec, path, missing := loc.find(res)
@@ -105,15 +105,20 @@ func run(req *fnrun.Request) error {
 				continue
 			}
 			matched++
+			before := fnrun.Fingerprint(res)
 			n, err := c.apply(spec, path, owned[i])
 			if err != nil {
 				errs = append(errs, fnrun.Errorf(c.name, res, err.path, "%s", err.msg))
 			}
 			containers += n
+			if fnrun.Changed(before, res) {
+				changed++
+			}
 		}
+		req.Summarize(c.name, "%s changed (%d selected)", fnrun.Plural(changed, "workload"), matched)
 		switch {
 		case matched == 0:
-			req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.set.NoMatch())
+			req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.sel.Explain(ix, "target"))
 		case (c.names != nil || c.reject != nil) && containers == 0:
 			req.NoMatch(c.onNoMatch, c.name, fmt.Sprintf("%s matches no container in the %d selected workloads", c.describeContainers(), matched))
 		}

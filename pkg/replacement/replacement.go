@@ -58,13 +58,25 @@ func Run(req *fnrun.Request) error {
 			errs = append(errs, res)
 			continue
 		}
+		changed := map[int]bool{}
 		for _, t := range r.targets {
+			selected := t.set.Select(ix)
+			before := make([]uint64, len(selected))
+			for k, i := range selected {
+				before[k] = fnrun.Fingerprint(ix.Item(i))
+			}
 			warn, tErrs := t.apply(ix, value, secret, cache, sec)
+			for k, i := range selected {
+				if fnrun.Changed(before[k], ix.Item(i)) {
+					changed[i] = true
+				}
+			}
 			if warn != nil {
 				req.Results = append(req.Results, warn)
 			}
 			errs = append(errs, tErrs...)
 		}
+		req.Summarize(r.entry, "%s changed", fnrun.Plural(len(changed), "resource"))
 	}
 	if len(errs) > 0 {
 		return errs
@@ -91,7 +103,7 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (va
 	found := r.sourceSet.Select(ix)
 	switch len(found) {
 	case 0:
-		return nil, false, fnrun.Errorf(r.entry+".source", nil, "", "%s matches no resource", describeSource(r.source))
+		return nil, false, fnrun.Errorf(r.entry+".source", nil, "", "%s matches no resource%s", describeSource(r.source), r.sourceSet.NearMisses(ix))
 	case 1:
 	default:
 		var names []string
@@ -148,7 +160,7 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (va
 func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, cache *embedded.Cache, sec secrecy) (*framework.Result, framework.Results) {
 	selected := t.set.Select(ix)
 	if len(selected) == 0 {
-		return fnrun.Warningf(t.entry, nil, "", "select %s matches no resource; nothing replaced", t.selector), nil
+		return fnrun.Warningf(t.entry, nil, "", "%s; nothing replaced", t.set.Explain(ix, "select")), nil
 	}
 	var errs framework.Results
 	for _, i := range selected {

@@ -69,7 +69,7 @@ func get(root *yaml.Node, path fieldpath.Path, cache *embedded.Cache, secret boo
 			if seg.Kind == fieldpath.Field || seg.Kind == fieldpath.Index {
 				v := field(n, seg.Key)
 				if v == nil {
-					return errAt(i, "no field %q in %s%s", seg.Key, at(path, i), keysOf(n))
+					return errAt(i, "no field %q in %s%s%s", seg.Key, at(path, i), keysOf(n), dottedKey(n, path, i))
 				}
 				return walk(v, i+1)
 			}
@@ -163,7 +163,7 @@ func (s *setter) walk(n *yaml.Node, i int) (int, error) {
 				return s.walk(v, i+1)
 			}
 			if !s.create {
-				return 0, errAt(i, "no field %q in %s%s (options.create: true adds it)", seg.Key, at(s.path, i), keysOf(n))
+				return 0, errAt(i, "no field %q in %s%s%s", seg.Key, at(s.path, i), keysOf(n), createHint(n, s.path, i))
 			}
 			v := s.newNode(i + 1)
 			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg.Key}, v)

@@ -278,3 +278,33 @@ func TestRecordEarlierID(t *testing.T) {
 		t.Errorf("earlier IDs %v", got)
 	}
 }
+
+// Explain, the message of a selection that found nothing (issue 14): near
+// misses for literal kinds and names, and what reject removed.
+func TestExplain(t *testing.T) {
+	items := []*yaml.RNode{
+		yaml.MustParse("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: prod}\n"),
+		yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: api-config, namespace: prod}\n"),
+	}
+	ix := NewIndex(items, nil)
+	for _, c := range []struct {
+		set  Set
+		want string
+	}{
+		{Set{Target: &Selector{Kind: "deployment"}}, "target {kind=deployment} matches no resource (did you mean kind: Deployment?)"},
+		{Set{Target: &Selector{Kind: "ConfigMap", Name: "api-confg"}}, "target {kind=ConfigMap name=api-confg} matches no resource (did you mean name: api-config? v1 ConfigMap prod/api-config exists)"},
+		{Set{Target: &Selector{Kind: "Secret", Name: "api-confg"}}, "target {kind=Secret name=api-confg} matches no resource"},
+		{Set{Target: &Selector{Name: "zzz-unrelated"}}, "target {name=zzz-unrelated} matches no resource"},
+		{Set{Target: &Selector{Kind: "ConfigMap", Name: "api-confg.*"}}, "target {kind=ConfigMap name=api-confg.*} matches no resource"}, // a pattern: no guess
+		{Set{Target: &Selector{Kind: "Deployment"}, Reject: []Selector{{Name: "api"}}}, "target {kind=Deployment} matches 1 resource, all removed by reject {name=api}"},
+		{Set{Reject: []Selector{{Namespace: "prod"}}}, "reject {namespace=prod} removes every resource (2)"},
+	} {
+		sm, err := CompileSet(c.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sm.Explain(ix, "target"); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
+	}
+}

@@ -18,6 +18,7 @@ type Set struct {
 
 // SetMatcher is a compiled Set.
 type SetMatcher struct {
+	src     Set
 	targets []*Matcher
 	reject  []*Matcher
 	// readOnly selections (replacement sources) may read guarded resources.
@@ -46,7 +47,7 @@ func (s Set) All() []Selector {
 // CompileSet compiles every selector of the set; errors name the selector
 // (target, targets[1], reject[0]) and its field.
 func CompileSet(s Set) (*SetMatcher, error) {
-	sm := &SetMatcher{}
+	sm := &SetMatcher{src: s}
 	if s.Target != nil {
 		m, err := Compile(*s.Target)
 		if err != nil {

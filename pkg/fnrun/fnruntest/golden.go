@@ -7,6 +7,8 @@
 //	expected-error.txt      lines that must each appear in the error results
 //	expected-warnings.txt   lines that must each appear in the warnings
 //	                        (without it, any warning fails the case)
+//	expected-infos.txt      lines that must each appear in the infos
+//	                        (optional: infos are not required to be listed)
 //	not-idempotent          present when a second run may differ (why, inside)
 //
 // Each case also runs a second time on its own output and must give the same
@@ -100,6 +102,10 @@ func runCase(t *testing.T, f fnrun.Function, dir string) {
 		checkLines(t, "warning", string(want), warnings)
 	} else if len(warnings) > 0 {
 		t.Errorf("unexpected warnings (add expected-warnings.txt if they are right):\n%s", strings.Join(warnings, "\n"))
+	}
+
+	if want, err := os.ReadFile(filepath.Join(dir, "expected-infos.txt")); err == nil {
+		checkLines(t, "info", string(want), messages(outcome.Results, framework.Info))
 	}
 
 	expectedPath := filepath.Join(dir, "expected.yaml")

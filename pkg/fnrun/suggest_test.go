@@ -1,0 +1,121 @@
+package fnrun
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Issue 14, "Suggest what was meant": a kind typo names the kind meant,
+// not only the list of accepted ones.
+func TestKindTypoSuggestsKind(t *testing.T) {
+	f := Function{Name: "structured-replacement", Kinds: []string{
+		"fn.patchwork.dev/v1alpha1/StructuredReplacement", "builtin/ReplacementTransformer"}}
+	for cfg, want := range map[string]string{
+		"apiVersion: fn.patchwork.dev/v1alpha1\nkind: StructuredReplacment\nmetadata: {name: a}\n": "(did you mean StructuredReplacement?)",
+		"apiVersion: fn.patchwork.dev/v1\nkind: StructuredReplacement\nmetadata: {name: a}\n":      "(did you mean apiVersion fn.patchwork.dev/v1alpha1?)",
+		"apiVersion: builtin\nkind: ReplacementTransfomer\nmetadata: {name: a}\n":                  "(did you mean ReplacementTransformer?)",
+		"apiVersion: v1\nkind: ReplacementTransfomer\nmetadata: {name: a}\n":                       "(did you mean builtin/ReplacementTransformer?)",
+	} {
+		err := f.checkKind(yaml.MustParse(cfg))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v; want %q", cfg, err, want)
+		}
+	}
+	if err := f.checkKind(yaml.MustParse("apiVersion: x/v1\nkind: Unrelated\nmetadata: {name: a}\n")); err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("unrelated kind: %v", err)
+	}
+}
+
+// An unknown config field names the closest known one.
+func TestUnknownFieldSuggestsField(t *testing.T) {
+	type sel struct {
+		MatchLabels map[string]string `json:"matchLabels"`
+	}
+	type entry struct {
+		Select     *sel     `json:"select"`
+		FieldPaths []string `json:"fieldPaths"`
+	}
+	var into struct {
+		APIVersion string         `json:"apiVersion"`
+		Kind       string         `json:"kind"`
+		Metadata   map[string]any `json:"metadata"`
+		Targets    []entry        `json:"targets"`
+	}
+	cfg := yaml.MustParse("apiVersion: x/v1\nkind: K\nmetadata: {name: n}\ntargets:\n- selector: {}\n- fieldPath: [a]\n- select: {matchLabel: {a: b}}\n- bogusfield: 1\n")
+	err := Decode(cfg, &into)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`targets[0]: unknown field "selector" (line 5); did you mean select?`,
+		`targets[1]: unknown field "fieldPath" (line 6); did you mean fieldPaths?`,
+		`targets[2].select: unknown field "matchLabel" (line 7); did you mean matchLabels?`,
+		`targets[3]: unknown field "bogusfield" (line 8)`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), `"bogusfield" (line 8);`) {
+		t.Errorf("a far-off field got a suggestion: %v", err)
+	}
+}
+
+// kpt fn eval without a config (or with key=value arguments) sends a
+// ConfigMap named function-input; the message says a config is required and
+// how to pass one, rather than that v1/ConfigMap is not accepted.
+func TestNoConfigSaysHowToPassOne(t *testing.T) {
+	f := testFunction(func(*Request) error { t.Fatal("ran"); return nil })
+	for _, cfg := range []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: function-input}\ndata: {}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: function-input}\ndata: {a: b}\n",
+		"",
+	} {
+		in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"
+		if cfg != "" {
+			in += "functionConfig:\n" + indent(cfg)
+		}
+		_, outcome, err := RunBytes(f, []byte(in))
+		if err != nil || !outcome.Failed {
+			t.Fatalf("%q: err %v, outcome %+v", cfg, err, outcome)
+		}
+		msg := outcome.Results[0].Message
+		for _, want := range []string{"a function config is required", "--fn-config", "configPath:", "transformers:"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%q: %q lacks %q", cfg, msg, want)
+			}
+		}
+	}
+}
+
+// Standalone, the config's lines are its file's, and the file is named,
+// local-config annotation or not (the examples carry one).
+func TestStandaloneUnknownFieldNamesFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/config.yaml"
+	cfg := "# a comment\napiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata:\n  name: t\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\nspec:\n  replicaz: 1\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := testFunction(func(r *Request) error {
+		var into struct {
+			APIVersion string         `json:"apiVersion"`
+			Kind       string         `json:"kind"`
+			Metadata   map[string]any `json:"metadata"`
+			Spec       struct {
+				Replicas int `json:"replicas"`
+			} `json:"spec"`
+		}
+		return Decode(r.Config, &into)
+	})
+	var out, errOut bytes.Buffer
+	Command(f, []string{path}, strings.NewReader(""), &out, &errOut)
+	want := `spec: unknown field "replicaz" (line 9 of ` + path + `); did you mean replicas?`
+	if !strings.Contains(errOut.String(), want) {
+		t.Errorf("got %q\nwant %q", errOut.String(), want)
+	}
+}

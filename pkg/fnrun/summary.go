@@ -1,0 +1,63 @@
+package fnrun
+
+import (
+	"fmt"
+	"hash/maphash"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Summarize records the line a successful run reports for one config entry
+// (issue 14, "A line on success"): kpt shows a function's results, and a
+// run with none leaves the user guessing what happened. The summaries join
+// the results only when the run succeeds: a failed run changed nothing, and
+// "3 resources changed" beside the errors would say otherwise.
+func (r *Request) Summarize(entry, format string, args ...any) {
+	r.summary = append(r.summary, result(framework.Info, entry, nil, "", fmt.Sprintf(format, args...)))
+}
+
+// Changed reports whether a node differs from when its Fingerprint was taken.
+func Changed(before uint64, n *yaml.RNode) bool { return Fingerprint(n) != before }
+
+var fingerprintSeed = maphash.MakeSeed()
+
+// Fingerprint hashes a node's content (kinds, tags, styles, values,
+// comments), so that a transform can tell the resources an entry changed
+// from those it selected and left as they were (a second run), without
+// copying them.
+func Fingerprint(n *yaml.RNode) uint64 {
+	var h maphash.Hash
+	h.SetSeed(fingerprintSeed)
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n == nil {
+			h.WriteByte(0)
+			return
+		}
+		h.WriteByte(byte(n.Kind))
+		h.WriteByte(byte(n.Style))
+		h.WriteString(n.Tag)
+		h.WriteByte(0)
+		h.WriteString(n.Value)
+		h.WriteByte(0)
+		h.WriteString(n.HeadComment)
+		h.WriteString(n.LineComment)
+		h.WriteString(n.FootComment)
+		h.WriteByte(byte(len(n.Content)))
+		for _, c := range n.Content {
+			walk(c)
+		}
+		h.WriteByte(1)
+	}
+	walk(n.YNode())
+	return h.Sum64()
+}
+
+// Plural is "1 resource", "3 resources".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,40 @@
+package replacement
+
+import (
+	"fmt"
+
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// dottedKey explains a missing field when the map has a key that is the
+// field and the segments after it joined by dots: data.settings.json.db.host
+// where the key is settings.json. Adding a `settings` field (options.create)
+// is then the wrong advice; the path needs the dot escaped. It returns the
+// hint (" (the key "settings.json" contains dots: write data.settings\.json.db.host)")
+// or "".
+func dottedKey(n *yaml.Node, path fieldpath.Path, i int) string {
+	key := path[i].Key
+	for j := i + 1; j < len(path); j++ {
+		if path[j].Kind != fieldpath.Field && path[j].Kind != fieldpath.Index {
+			return ""
+		}
+		key += "." + path[j].Key
+		if field(n, key) == nil {
+			continue
+		}
+		fixed := append(append(fieldpath.Path{}, path[:i]...), fieldpath.Segment{Kind: fieldpath.Field, Key: key})
+		fixed = append(fixed, path[j+1:]...)
+		return fmt.Sprintf(" (the key %q contains dots: escape them, %s)", key, fixed)
+	}
+	return ""
+}
+
+// createHint is the advice for a missing field: escape the dots of a dotted
+// key, or else options.create adds the field.
+func createHint(n *yaml.Node, path fieldpath.Path, i int) string {
+	if h := dottedKey(n, path, i); h != "" {
+		return h
+	}
+	return " (options.create: true adds it)"
+}

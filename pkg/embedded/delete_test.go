@@ -112,3 +112,14 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// A root map whose only key is explicit ("? key") empties to {}: the "?"
+// belongs to the map (it once stayed, leaving "? {}").
+func TestDeleteOnlyExplicitKey(t *testing.T) {
+	for key, text := range map[string]string{"a": "? a\n: 1\n", "line\nbreak": "? \"line\\nbreak\"\n: 43392\n"} {
+		out, err := Delete(text, fieldpath.Path{{Kind: fieldpath.Field, Key: key}}, Options{})
+		if err != nil || out != "{}\n" {
+			t.Errorf("Delete(%q) = %q, %v; want {}", text, out, err)
+		}
+	}
+}

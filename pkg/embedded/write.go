@@ -127,16 +127,7 @@ func (d *doc) slotEdit(p place, afterKey, afterDash, atRoot string) (edit, error
 		}
 		return edit{start: i, end: end, text: afterDash}, nil
 	}
-	start := n.start
-	if n.kind == mapKind {
-		// A root map whose first key is explicit ("? key") starts at the
-		// "?", which is part of the map, not of the key.
-		ls := strings.LastIndexByte(t[:start], '\n') + 1
-		if before := strings.TrimSpace(t[ls:start]); before == "?" {
-			start = ls + strings.IndexByte(t[ls:start], '?')
-		}
-	}
-	return edit{start: start, end: n.end, text: strings.TrimPrefix(atRoot, " ")}, nil
+	return edit{start: n.start, end: n.end, text: strings.TrimPrefix(atRoot, " ")}, nil
 }
 
 // addValue is the value a change adds at p (a key of a map, an element of

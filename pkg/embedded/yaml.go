@@ -338,8 +338,13 @@ func (c *yamlConverter) collection(n *node, yn *yaml.Node, parentIndent int, inF
 			if err != nil {
 				return err
 			}
+			// An explicit first key ("? key") starts the entry at the "?".
+			ls := c.d.lines[c.d.lineOf(kp)]
+			if strings.TrimSpace(t[ls:kp]) == "?" {
+				kp = ls + strings.IndexByte(t[ls:kp], '?')
+			}
 			n.start = kp
-			col = kp - c.d.lines[c.d.lineOf(kp)]
+			col = kp - ls
 		}
 		n.col = col
 		childIndent = col

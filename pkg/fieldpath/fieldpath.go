@@ -92,13 +92,15 @@ func (s Segment) String() string {
 func fieldString(key string) string {
 	// A trailing backslash would escape the dot that follows the segment.
 	needsBrackets := key == "*" || isDigits(key) || strings.HasPrefix(key, "[") || strings.HasSuffix(key, `\`)
-	bracketSafe := !strings.Contains(key, "=") && !strings.Contains(key, "].") && !strings.Contains(key, `\.`)
+	bracketSafe := !strings.Contains(key, "=") && !strings.Contains(key, "].")
+	// In brackets `\.` reads as `.`: a backslash before a dot is doubled.
+	bracketed := "[" + strings.ReplaceAll(key, `\.`, `\\.`) + "]"
 	switch {
 	case needsBrackets && bracketSafe:
-		return "[" + key + "]"
+		return bracketed
 	case strings.Contains(key, `\`) && strings.Contains(key, ".") && bracketSafe:
 		// `a\.b` would read `\.` as an escape.
-		return "[" + key + "]"
+		return bracketed
 	}
 	return escapeDots(key)
 }

@@ -35,9 +35,9 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 		case idx < first && idx+1 < k:
 			return edit{start: entryStart(n, idx), end: entryStart(n, idx+1)}, nil
 		case idx < first:
-			return edit{start: entryStart(n, idx), end: entryEnd(n, idx)}, nil
+			return edit{start: entryStart(n, idx), end: d.flowEntryEnd(n, idx)}, nil
 		}
-		return edit{start: entryEnd(n, idx-1), end: entryEnd(n, idx)}, nil
+		return edit{start: d.flowEntryEnd(n, idx-1), end: d.flowEntryEnd(n, idx)}, nil
 	}
 	// A block map: the entry's lines go, from the comment block above the
 	// key (or its "? ") to the line where the value ends.
@@ -68,6 +68,27 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 		stop = lines[lastLine+1]
 	}
 	return edit{start: lines[first], end: stop}, nil
+}
+
+// flowEntryEnd is where entry i of a flow map or list ends, past the ":"
+// of a key whose value is empty ({a: }), which would otherwise stay behind.
+func (d *doc) flowEntryEnd(n *node, i int) int {
+	end := entryEnd(n, i)
+	if n.kind != mapKind || n.children[i].end != n.children[i].start {
+		return end
+	}
+	j := end
+	for j < len(d.text) && isYAMLSpace(d.text[j]) {
+		j++
+	}
+	if j >= len(d.text) || d.text[j] != ':' {
+		return end
+	}
+	j++
+	for j < len(d.text) && (d.text[j] == ' ' || d.text[j] == '\t') {
+		j++ // the space before "}" or "," went with the value
+	}
+	return j
 }
 
 // isCommentLine reports whether the line starting at ls holds only a

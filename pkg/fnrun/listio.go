@@ -382,18 +382,15 @@ func writeResourceList(w io.Writer, rl *resourceList, items []*yaml.RNode) error
 // itemsPerRound bounds the encoded items held before they are written.
 const itemsPerRound = 256
 
-// itemsPerEncoder is how many items one yaml.v3 encoder writes, as one
-// block sequence. Its queue of events only grows: one encoder for the whole
-// list is what made kyaml's writer slow and big; one per item pays for
-// growing a fresh queue every time.
-const itemsPerEncoder = 16
-
-// writeItems encodes the items, a few at a time as a block sequence, on
-// every core, and writes them in order. last says the items end the
-// output.
+// writeItems encodes the items, on every core, and writes them in order.
+// Each item is written by emitItem when it can, else by yaml.v3 on its own
+// (a one-element block sequence comes out as the same element in the
+// whole list would). last says the items end the output: the last item is
+// then always left to yaml.v3, which ends a stream with "..." after a
+// block scalar that keeps its trailing line breaks.
 func writeItems(w io.Writer, items []*yaml.RNode, last bool) error {
 	workers := runtime.GOMAXPROCS(0)
-	bufs := make([]bytes.Buffer, workers)
+	emitters := make([]itemEmitter, workers)
 	errs := make([]error, workers)
 	for done := 0; done < len(items); {
 		round := min(len(items)-done, workers*itemsPerRound)
@@ -401,23 +398,12 @@ func writeItems(w io.Writer, items []*yaml.RNode, last bool) error {
 		var wg sync.WaitGroup
 		for lo := 0; lo < round; lo += itemsPerRound {
 			hi := min(lo+itemsPerRound, round)
-			b, e := &bufs[k], &errs[k]
-			b.Reset()
+			e, err := &emitters[k], &errs[k]
+			e.out = e.out[:0]
 			wg.Add(1)
 			go func(lo, hi int) {
 				defer wg.Done()
-				seq := &yaml.Node{Kind: yaml.SequenceNode}
-				for i := lo; i < hi; i += itemsPerEncoder {
-					j := min(i+itemsPerEncoder, hi)
-					seq.Content = seq.Content[:0]
-					for _, it := range items[i:j] {
-						seq.Content = append(seq.Content, it.YNode())
-					}
-					end := last && j == len(items)
-					if *e = encodePiece(b, seq, end); *e != nil {
-						return
-					}
-				}
+				*err = e.emitItems(items, lo, hi, last)
 			}(done+lo, done+hi)
 			k++
 		}
@@ -426,11 +412,30 @@ func writeItems(w io.Writer, items []*yaml.RNode, last bool) error {
 			if errs[i] != nil {
 				return errs[i]
 			}
-			if _, err := w.Write(bufs[i].Bytes()); err != nil {
+			if _, err := w.Write(emitters[i].out); err != nil {
 				return err
 			}
 		}
 		done += round
+	}
+	return nil
+}
+
+// emitItems appends items[lo:hi] to e.out.
+func (e *itemEmitter) emitItems(items []*yaml.RNode, lo, hi int, last bool) error {
+	var buf bytes.Buffer
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, 1)}
+	for i := lo; i < hi; i++ {
+		end := last && i == len(items)-1
+		if !end && e.emitItem(items[i].YNode()) {
+			continue
+		}
+		buf.Reset()
+		seq.Content[0] = items[i].YNode()
+		if err := encodePiece(&buf, seq, end); err != nil {
+			return err
+		}
+		e.out = append(e.out, buf.Bytes()...)
 	}
 	return nil
 }

@@ -130,6 +130,7 @@ func splitItems(raw []byte) (envelope []byte, chunks []itemChunk, ok bool) {
 	lines := 0       // lines in the block
 	var starts []int // offset of each chunk
 	closedByComment := false
+	var last []byte // the last line that is not blank
 	for off := start; off < len(raw); {
 		end := bytes.IndexByte(raw[off:], '\n')
 		next := off + end + 1
@@ -164,7 +165,7 @@ func splitItems(raw []byte) (envelope []byte, chunks []itemChunk, ok bool) {
 					// depends on the item before
 					return nil, nil, false
 				}
-				if closedByComment {
+				if closedByComment || propertyThenComment(last) {
 					// where yaml.v3 puts a comment that ends an item
 					// depends on what follows it
 					return nil, nil, false
@@ -177,11 +178,12 @@ func splitItems(raw []byte) (envelope []byte, chunks []itemChunk, ok bool) {
 				return nil, nil, false
 			}
 			closedByComment = text[sp] == '#'
+			last = text
 		}
 		lines++
 		off = next
 	}
-	if closedByComment || len(chunks) == 0 {
+	if closedByComment || propertyThenComment(last) || len(chunks) == 0 {
 		return nil, nil, false
 	}
 	for i := range chunks {
@@ -198,6 +200,14 @@ func splitItems(raw []byte) (envelope []byte, chunks []itemChunk, ok bool) {
 	}
 	envelope = append(envelope, raw[stop:]...)
 	return envelope, chunks, true
+}
+
+// propertyThenComment reports whether a line may end with a tag or an
+// anchor on an empty value followed by a comment ("a: !t # c"): yaml.v3
+// gives that comment to the node after it, which for an item's last line is
+// in the next item.
+func propertyThenComment(line []byte) bool {
+	return bytes.IndexByte(line, '#') >= 0 && bytes.ContainsAny(line, "!&")
 }
 
 // decodeEnvelope decodes the ResourceList without its items and checks it
@@ -328,7 +338,7 @@ func parallel(n int, fn func(lo, hi int)) {
 // writeResourceList writes the list as kio.ByteReadWriter would have (with
 // KeepReaderAnnotations): the same bytes.
 func writeResourceList(w io.Writer, rl *resourceList, items []*yaml.RNode) error {
-	if rl.kind != kio.ResourceListKind {
+	if rl.kind != kio.ResourceListKind || leavesCommentPending(rl.functionConfig, items) {
 		return writeKyaml(w, rl, items)
 	}
 	for _, it := range items {
@@ -377,6 +387,47 @@ func writeResourceList(w io.Writer, rl *resourceList, items []*yaml.RNode) error
 		}
 	}
 	return bw.Flush()
+}
+
+// leavesCommentPending reports whether a node holds a comment yaml.v3's
+// emitter does not write where it reads it but keeps for a later node: the
+// line comment of a block collection or of a key, the head comment of a
+// mapping value. In one document (kyaml's writer) that comment lands on
+// whatever comes next, possibly the next item or the "results:" key;
+// written in pieces it would be lost. Such lists are written by kyaml.
+func leavesCommentPending(config *yaml.RNode, items []*yaml.RNode) bool {
+	var pending func(n *yaml.Node) bool
+	pending = func(n *yaml.Node) bool {
+		if n == nil {
+			return false
+		}
+		if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.LineComment != "" &&
+			n.Style&yaml.FlowStyle == 0 && len(n.Content) > 0 {
+			return true
+		}
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].LineComment != "" || n.Content[i+1].HeadComment != "" {
+					return true
+				}
+			}
+		}
+		for _, c := range n.Content {
+			if pending(c) {
+				return true
+			}
+		}
+		return false
+	}
+	if config != nil && pending(config.YNode()) {
+		return true
+	}
+	for _, it := range items {
+		if pending(it.YNode()) {
+			return true
+		}
+	}
+	return false
 }
 
 // itemsPerRound bounds the encoded items held before they are written.

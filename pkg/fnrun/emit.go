@@ -487,35 +487,10 @@ func shortTag(tag string) string {
 	return tag
 }
 
-// resolve is the tag yaml.v3 gives v written plain (resolve.go); ok is false
-// when it cannot be told here.
+// resolve is the tag yaml.v3 gives v written plain; ok is false when it
+// cannot be told here.
 func (e *itemEmitter) resolve(v string) (tag string, ok bool) {
-	if v == "" {
-		return "!!null", true
-	}
-	switch c := v[0]; {
-	case c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'):
-		// numbers, timestamps, .inf and .nan: ask yaml.v3, once per value
-		if t, ok := e.numberTags[v]; ok {
-			return t, t != ""
-		}
-		t := resolveWithYAML(v)
-		if e.numberTags == nil {
-			e.numberTags = map[string]string{}
-		}
-		if len(e.numberTags) < 4096 {
-			e.numberTags[v] = t
-		}
-		return t, t != ""
-	case strings.IndexByte("yYnNtTfFoO~", c) >= 0:
-		switch v {
-		case "true", "True", "TRUE", "false", "False", "FALSE":
-			return "!!bool", true
-		case "~", "null", "Null", "NULL":
-			return "!!null", true
-		}
-	}
-	return "!!str", true
+	return resolvePlain(v, &e.numberTags)
 }
 
 // resolveWithYAML reads v as a YAML document and returns the tag of the

@@ -260,13 +260,18 @@ func decodeEnvelope(envelope []byte) (*resourceList, bool) {
 }
 
 // decodeItems decodes the chunks, in parallel, each into the node the whole
-// document would have given for it (line numbers included).
+// document would have given for it (line numbers included): by parseItem
+// when it can, else by yaml.v3.
 func decodeItems(chunks []itemChunk) ([]*yaml.RNode, bool) {
 	items := make([]*yaml.RNode, len(chunks))
 	var failed atomic.Bool
 	parallel(len(chunks), func(lo, hi int) {
+		var p itemParser
 		for i := lo; i < hi && !failed.Load(); i++ {
-			n, err := decodeItem(chunks[i])
+			n, err := p.parseItem(chunks[i].text, chunks[i].line+1)
+			if err != nil {
+				n, err = decodeItem(chunks[i]) // what parseItem does not read
+			}
 			if err != nil {
 				failed.Store(true)
 				return

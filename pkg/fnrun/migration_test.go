@@ -574,3 +574,58 @@ func dumpNode(b *strings.Builder, n *yaml.Node, indent string) {
 		dumpNode(b, c, indent+"  ")
 	}
 }
+
+// BenchmarkAnnotationMigration: kyaml's pair and ours, head to head, on
+// 30,000 items annotated as kpt sends them (both formats).
+func BenchmarkAnnotationMigration(b *testing.B) {
+	var src strings.Builder
+	for i := 0; i < 30000; i++ {
+		fmt.Fprintf(&src, `- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: app-%d
+    namespace: ns-%d
+    labels: {app: app-%d, tier: web}
+    annotations:
+      example.com/owner: team-%d
+      config.kubernetes.io/index: '%d'
+      config.kubernetes.io/path: 'apps/app-%d.yaml'
+      internal.config.kubernetes.io/index: '%d'
+      internal.config.kubernetes.io/path: 'apps/app-%d.yaml'
+      internal.config.kubernetes.io/seqindent: 'compact'
+  spec:
+    replicas: 1
+`, i, i%10, i, i%7, i%3, i/3, i%3, i/3)
+	}
+	for _, c := range []struct {
+		name string
+		pre  func([]*yaml.RNode) (func([]*yaml.RNode) error, error)
+	}{
+		{"kyaml", func(items []*yaml.RNode) (func([]*yaml.RNode) error, error) {
+			m, err := kio.PreprocessResourcesForInternalAnnotationMigration(items)
+			return func(items []*yaml.RNode) error { return kio.ReconcileInternalAnnotations(items, m) }, err
+		}},
+		{"ours", func(items []*yaml.RNode) (func([]*yaml.RNode) error, error) {
+			m, err := preprocessAnnotations(items)
+			return func(items []*yaml.RNode) error { return reconcileAnnotations(items, m) }, err
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				items, err := parseMigrationItems([]byte(src.String()))
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				reconcile, err := c.pre(items)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := reconcile(items); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

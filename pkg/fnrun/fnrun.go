@@ -240,7 +240,7 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string,
 		return Outcome{}, fmt.Errorf("the input is not a ResourceList (kind: ResourceList, with items and functionConfig), as kpt and kustomize send; to run on plain resource files, give the config first: %s CONFIG [FILE...]", f.Name)
 	}
 	items := rl.items
-	migration, err := kio.PreprocessResourcesForInternalAnnotationMigration(items)
+	migration, err := preprocessAnnotations(items)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -266,7 +266,7 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string,
 		items = orig.items
 	} else {
 		items = req.Items
-		if err := kio.ReconcileInternalAnnotations(items, migration); err != nil {
+		if err := reconcileAnnotations(items, migration); err != nil {
 			return outcome, err
 		}
 	}

@@ -45,7 +45,7 @@ func sameAsYAMLv3(t testing.TB, n *yaml.Node) bool {
 		t.Fatalf("emitItem wrote %q for a tree yaml.v3 refuses", got)
 	}
 	if got != want {
-		t.Fatalf("emitItem wrote\n%s\nyaml.v3 writes\n%s\ntree: %s", quoteLines(got), quoteLines(want), dumpNode(n))
+		t.Fatalf("emitItem wrote\n%s\nyaml.v3 writes\n%s\ntree: %s", quoteLines(got), quoteLines(want), dumpTree(n))
 	}
 	return true
 }
@@ -54,7 +54,7 @@ func quoteLines(s string) string {
 	return strings.ReplaceAll(s, " ", "·")
 }
 
-func dumpNode(n *yaml.Node) string {
+func dumpTree(n *yaml.Node) string {
 	var b strings.Builder
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {

@@ -477,23 +477,51 @@ func writeItems(w io.Writer, items []*yaml.RNode, last bool) error {
 	return nil
 }
 
+// fallbackRun is how many consecutive items emitItem refused one yaml.v3
+// encoder writes together, as a block sequence: its event queue only grows,
+// so one for them all would be kyaml's problem again, and one per item pays
+// for growing a fresh queue every time.
+const fallbackRun = 16
+
 // emitItems appends items[lo:hi] to e.out.
 func (e *itemEmitter) emitItems(items []*yaml.RNode, lo, hi int, last bool) error {
 	var buf bytes.Buffer
-	seq := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, 1)}
-	for i := lo; i < hi; i++ {
-		end := last && i == len(items)-1
-		if !end && e.emitItem(items[i].YNode()) {
-			continue
+	seq := &yaml.Node{Kind: yaml.SequenceNode}
+	flush := func(end bool) error {
+		if len(seq.Content) == 0 {
+			return nil
 		}
 		buf.Reset()
-		seq.Content[0] = items[i].YNode()
-		if err := encodePiece(&buf, seq, end); err != nil {
-			return err
-		}
+		err := encodePiece(&buf, seq, end)
 		e.out = append(e.out, buf.Bytes()...)
+		seq.Content = seq.Content[:0]
+		return err
 	}
-	return nil
+	for i := lo; i < hi; i++ {
+		end := last && i == len(items)-1
+		if !end {
+			// emitItem appends, so what yaml.v3 holds must go first
+			mark := len(e.out)
+			if e.emitItem(items[i].YNode()) {
+				if len(seq.Content) > 0 {
+					written := append([]byte(nil), e.out[mark:]...)
+					e.out = e.out[:mark]
+					if err := flush(false); err != nil {
+						return err
+					}
+					e.out = append(e.out, written...)
+				}
+				continue
+			}
+		}
+		seq.Content = append(seq.Content, items[i].YNode())
+		if len(seq.Content) == fallbackRun || end {
+			if err := flush(end); err != nil {
+				return err
+			}
+		}
+	}
+	return flush(false)
 }
 
 // encodePiece appends n encoded as a YAML document the way kyaml's encoder

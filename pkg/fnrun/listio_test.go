@@ -764,3 +764,27 @@ func FuzzListIOItem(f *testing.F) {
 		sameAsKyaml(t, fnrun.Identity, []byte(b.String()), "")
 	})
 }
+
+// TestRunsLeftToYAMLv3SameAsKyaml: long runs of items the emitter leaves to
+// yaml.v3 (flow mappings), broken by items it writes itself, and a list
+// ending in one of each.
+func TestRunsLeftToYAMLv3SameAsKyaml(t *testing.T) {
+	for _, n := range []int{1, 15, 16, 17, 40, 300} {
+		for _, every := range []int{0, 7, 33} {
+			var b strings.Builder
+			b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+			for i := 0; i < n; i++ {
+				if every > 0 && i%every == every-1 {
+					fmt.Fprintf(&b, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: plain-%d\n  data:\n    k: |+\n      kept\n\n", i)
+					continue
+				}
+				fmt.Fprintf(&b, "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: flow-%d}\n  data:\n    k: |+\n      kept\n\n", i)
+			}
+			t.Run(fmt.Sprintf("%d-every-%d", n, every), func(t *testing.T) {
+				sameAsKyaml(t, fnrun.Identity, []byte(b.String()), "")
+				in := strings.Replace(b.String(), "items:\n", "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\nitems:\n", 1)
+				sameAsKyaml(t, fnrun.Identity, []byte(in), "")
+			})
+		}
+	}
+}

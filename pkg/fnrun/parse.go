@@ -108,20 +108,27 @@ func (p *itemParser) skipBlank() {
 	}
 }
 
+// next returns the next line that is not blank when it belongs to the block
+// at column indent (ok is false at the end of the chunk or of the block). A
+// line indented more would continue a scalar or be an error: not read here.
+func (p *itemParser) next(indent int) (l itemLine, ok bool) {
+	p.skipBlank()
+	if p.pos == len(p.lines) || p.lines[p.pos].indent < indent {
+		return itemLine{}, false
+	}
+	if p.lines[p.pos].indent > indent {
+		notSimple()
+	}
+	return p.lines[p.pos], true
+}
+
 // sequence reads a block sequence whose entries start at column indent.
 func (p *itemParser) sequence(indent int) *yaml.Node {
 	n := p.node(yaml.SequenceNode, "!!seq", p.pos, indent)
 	for {
-		p.skipBlank()
-		if p.pos == len(p.lines) {
+		l, ok := p.next(indent)
+		if !ok || !isEntry(l.text[indent:]) {
 			break
-		}
-		l := p.lines[p.pos]
-		if l.indent < indent || (l.indent == indent && !isEntry(l.text[indent:])) {
-			break
-		}
-		if l.indent > indent {
-			notSimple() // a continuation line, or bad indentation
 		}
 		// the entry's content starts after "- " and any further spaces
 		col := indent + 1
@@ -197,16 +204,9 @@ func plainStart(s []byte) bool {
 func (p *itemParser) mapping(indent int) *yaml.Node {
 	n := p.node(yaml.MappingNode, "!!map", p.pos, indent)
 	for {
-		p.skipBlank()
-		if p.pos == len(p.lines) {
-			break
-		}
-		l := p.lines[p.pos]
-		if l.indent < indent || (l.indent == indent && isEntry(l.text[indent:])) {
+		l, ok := p.next(indent)
+		if !ok || isEntry(l.text[indent:]) {
 			break // the end of the mapping, or a sequence after it (compact, the parent's)
-		}
-		if l.indent > indent {
-			notSimple()
 		}
 		s := l.text[indent:]
 		end := keyEnd(s)

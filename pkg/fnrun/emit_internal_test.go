@@ -201,6 +201,16 @@ func FuzzEmitItem(f *testing.F) {
 	f.Add("apiVersion: v1\nkind: ConfigMap # c\ndata:\n  # h\n  a: |\n    x\n  b: '1'\n", uint8(0))
 	f.Add("- a\n- - b\n  - {}\n- []\n- k: v\n  l:\n  - 1\n", uint8(3))
 	f.Add("a: \"x\\ny\"\nb: ' lead'\nc: |2-\n   x\n", uint8(7))
+	paths, _ := filepath.Glob("../*/testdata/*/input.yaml")
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, doc := range strings.Split(string(b), "\n---\n") {
+			f.Add(doc, uint8(len(doc)))
+		}
+	}
 	f.Fuzz(func(t *testing.T, doc string, vary uint8) {
 		var n yaml.Node
 		if yaml.Unmarshal([]byte(doc), &n) != nil || len(n.Content) != 1 {

@@ -150,6 +150,16 @@ func FuzzParseItem(f *testing.F) {
 	for _, c := range trickyChunks {
 		f.Add(c)
 	}
+	paths, _ := filepath.Glob("../*/testdata/*/input.yaml")
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, doc := range strings.Split(string(b), "\n---\n") {
+			f.Add(indentAsItem(doc))
+		}
+	}
 	f.Fuzz(func(t *testing.T, chunk string) {
 		sameAsYAMLv3Parse(t, chunk, 0)
 	})

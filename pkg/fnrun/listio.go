@@ -395,9 +395,10 @@ func writeResourceList(w io.Writer, rl *resourceList, items []*yaml.RNode) error
 }
 
 // leavesCommentPending reports whether a node holds a comment yaml.v3's
-// emitter does not write where it reads it but keeps for a later node: the
+// emitter does not write where it reads it but keeps for a later node (the
 // line comment of a block collection or of a key, the head comment of a
-// mapping value. In one document (kyaml's writer) that comment lands on
+// mapping value), or a foot comment of an item, after which it writes a
+// blank line before the next thing at column 0. In one document (kyaml's writer) that comment lands on
 // whatever comes next, possibly the next item or the "results:" key;
 // written in pieces it would be lost. Such lists are written by kyaml.
 func leavesCommentPending(config *yaml.RNode, items []*yaml.RNode) bool {
@@ -424,11 +425,13 @@ func leavesCommentPending(config *yaml.RNode, items []*yaml.RNode) bool {
 		}
 		return false
 	}
-	if config != nil && pending(config.YNode()) {
+	if config != nil && (pending(config.YNode()) || config.YNode().FootComment != "") {
 		return true
 	}
 	for _, it := range items {
-		if pending(it.YNode()) {
+		// an item's own foot comment makes yaml.v3 leave a blank line
+		// before whatever comes next at column 0
+		if pending(it.YNode()) || it.YNode().FootComment != "" {
 			return true
 		}
 	}

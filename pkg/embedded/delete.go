@@ -10,9 +10,10 @@ import (
 // Delete removes the map entries the path leads to: its last segment names
 // a key, the segments before it lead to maps (wildcards and list matchers
 // allowed). Only the bytes of each entry go: in JSON and YAML flow maps the
-// entry and one separator, in YAML block maps the entry's lines with the
-// comment block directly above its key. A map left without entries is
-// written {}. Like Set, the result is verified before it is returned.
+// entry and one separator (comments between entries stay), in YAML block
+// maps the entry's lines with the comment block directly above its key. A
+// map left without entries is written {} (a flow map keeping its comments:
+// { # why\n}). Like Set, the result is verified before it is returned.
 func Delete(text string, path fieldpath.Path, opts Options) (string, error) {
 	return Edit(text, opts, Change{Path: path, Delete: true})
 }
@@ -31,13 +32,29 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 		for first < k && gone[first] {
 			first++
 		}
+		// Comments between the entries stay (gapComments).
 		switch {
 		case idx < first && idx+1 < k:
-			return edit{start: entryStart(n, idx), end: entryStart(n, idx+1)}, nil
+			e := edit{start: entryStart(n, idx), end: entryStart(n, idx+1)}
+			if kept, ok := d.gapComments(d.flowEntryEnd(n, idx), e.end); ok {
+				e.text = kept
+			}
+			return e, nil
 		case idx < first:
 			return edit{start: entryStart(n, idx), end: d.flowEntryEnd(n, idx)}, nil
 		}
-		return edit{start: d.flowEntryEnd(n, idx-1), end: d.flowEntryEnd(n, idx)}, nil
+		e := edit{start: d.flowEntryEnd(n, idx-1), end: d.flowEntryEnd(n, idx)}
+		if kept, ok := d.gapComments(e.start, entryStart(n, idx)); ok {
+			// Without the indentation of the entry that goes, nor the
+			// line break before it when another follows the entry.
+			kept = strings.TrimRight(kept, " \t")
+			rest := strings.TrimLeft(d.text[e.end:], " \t")
+			if strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n") {
+				kept = strings.TrimSuffix(strings.TrimSuffix(kept, "\n"), "\r")
+			}
+			e.text = kept
+		}
+		return e, nil
 	}
 	// A block map: the entry's lines go, from the comment block above the
 	// key (or its "? ") to the line where the value ends.

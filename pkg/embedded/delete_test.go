@@ -24,6 +24,14 @@ func TestDelete(t *testing.T) {
 		{"list:\n- a: 1\n  b: 2\n", "list.*.b", "list:\n- a: 1\n"},
 		{"a: 1\r\nb: 2\r\nc: 3\r\n", "b", "a: 1\r\nc: 3\r\n"},
 		{"a: 1\nb: 2", "b", "a: 1\n"},
+		// Comments between the entries of a flow map stay, also when the
+		// map loses its last entry (fuzz finding: they were lost).
+		{"m: {a: 1 # why\n}\n", "m.a", "m: { # why\n}\n"},
+		{"m: {\n  a: 1, # why a\n  b: 2\n}\n", "m.a", "m: {\n   # why a\n  b: 2\n}\n"},
+		{"m: {\n  b: 2, # why b\n  a: 1\n}\n", "m.a", "m: {\n  b: 2 # why b\n}\n"},
+		{"m: {b: 2, # why b\n  a: 1}\n", "m.a", "m: {b: 2 # why b\n}\n"},
+		{"m: {b: 2, # why b\r\n  a: 1\r\n}\r\n", "m.a", "m: {b: 2 # why b\r\n}\r\n"},
+		{"m: {a: [1, # inside\n  2], b: 2}\n", "m.a", "m: {b: 2}\n"},
 	} {
 		got, err := Delete(tc.text, fieldpath.MustParse(tc.path), Options{})
 		if err != nil {

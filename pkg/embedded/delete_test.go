@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 func TestDelete(t *testing.T) {
@@ -128,6 +129,30 @@ func TestDeleteOnlyExplicitKey(t *testing.T) {
 		out, err := Delete(text, fieldpath.Path{{Kind: fieldpath.Field, Key: key}}, Options{})
 		if err != nil || out != "{}\n" {
 			t.Errorf("Delete(%q) = %q, %v; want {}", text, out, err)
+		}
+	}
+}
+
+// TestFlowMapEntryAddedBeforeComment: an entry added to a flow map whose
+// last key has no value goes after that key, before the comment that
+// follows, as it does after deleting the map's entries one by one (fuzz
+// finding: a batch put it past the comment); a plain value added right
+// before a comment is kept apart from it.
+func TestFlowMapEntryAddedBeforeComment(t *testing.T) {
+	zero := setTo(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "0"})
+	for _, tc := range []struct {
+		text    string
+		changes []Change
+		want    string
+	}{
+		{"{\"a\"#00\n}", []Change{{Path: fieldpath.MustParse("a"), Delete: true}, {Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{\"0\": 0 #00\n}"},
+		{"{\"a\"#00\n}", []Change{{Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{\"a\", \"0\": 0 #00\n}"},
+		{"{#00\n}", []Change{{Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{\"0\": 0 #00\n}"},
+		{"{b: 1, a: # c\n}", []Change{{Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{b: 1, a: , \"0\": 0 # c\n}"},
+	} {
+		got, err := Edit(tc.text, Options{}, tc.changes...)
+		if err != nil || got != tc.want {
+			t.Errorf("Edit(%q, %s) = %q, %v; want %q", tc.text, describeChanges(tc.changes), got, err, tc.want)
 		}
 	}
 }

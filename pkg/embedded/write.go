@@ -227,12 +227,17 @@ func (d *doc) addYAML(n *node, adds []appended, allGone bool) edit {
 			}
 			b.WriteString(l.flow(a.v))
 		}
-		if k == 0 {
-			return edit{start: n.start + 1, end: n.start + 1, text: b.String()}
+		at := n.start + 1
+		if k > 0 {
+			// After the last entry; for a key without a value
+			// ({"a" # c\n}), after the key (and its ":"), not where the
+			// parser put the empty value: past a comment, where the
+			// entries that go end too.
+			at = d.flowEntryEnd(n, k-1)
 		}
-		at := n.children[k-1].end
-		if isMap && n.keys[k-1].end > at {
-			at = n.keys[k-1].end
+		if at < len(d.text) && d.text[at] == '#' {
+			// A comment right there: a plain value would take it in.
+			b.WriteByte(' ')
 		}
 		return edit{start: at, end: at, text: b.String()}
 	}

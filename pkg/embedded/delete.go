@@ -102,8 +102,12 @@ func (d *doc) flowEntryEnd(n *node, i int) int {
 		return end
 	}
 	j++
+	colon := j
 	for j < len(d.text) && (d.text[j] == ' ' || d.text[j] == '\t') {
 		j++ // the space before "}" or "," went with the value
+	}
+	if j < len(d.text) && d.text[j] == '#' {
+		return colon // but a comment keeps the space before it
 	}
 	return j
 }

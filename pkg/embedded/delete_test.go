@@ -33,6 +33,8 @@ func TestDelete(t *testing.T) {
 		{"m: {b: 2, # why b\n  a: 1}\n", "m.a", "m: {b: 2 # why b\n}\n"},
 		{"m: {b: 2, # why b\r\n  a: 1\r\n}\r\n", "m.a", "m: {b: 2 # why b\r\n}\r\n"},
 		{"m: {a: [1, # inside\n  2], b: 2}\n", "m.a", "m: {b: 2}\n"},
+		// An empty value's ":" goes, the space before a comment stays.
+		{"m: {b: 1, a: # c\n}\n", "m.a", "m: {b: 1 # c\n}\n"},
 	} {
 		got, err := Delete(tc.text, fieldpath.MustParse(tc.path), Options{})
 		if err != nil {
@@ -133,11 +135,13 @@ func TestDeleteOnlyExplicitKey(t *testing.T) {
 	}
 }
 
-// TestFlowMapEntryAddedBeforeComment: an entry added to a flow map whose
-// last key has no value goes after that key, before the comment that
-// follows, as it does after deleting the map's entries one by one (fuzz
-// finding: a batch put it past the comment); a plain value added right
-// before a comment is kept apart from it.
+// TestFlowMapEntryAddedBeforeComment: entries that replace every entry of
+// a flow map whose last key has no value go after that key, before the
+// comment that follows, as they do after deleting the entries one by one
+// (fuzz finding: a batch put them past the comment); a plain value added
+// right before a comment is kept apart from it. Added after an empty value
+// that stays, they follow it, so that setting it in the same batch works
+// (fuzz finding of the first try).
 func TestFlowMapEntryAddedBeforeComment(t *testing.T) {
 	zero := setTo(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "0"})
 	for _, tc := range []struct {
@@ -146,9 +150,10 @@ func TestFlowMapEntryAddedBeforeComment(t *testing.T) {
 		want    string
 	}{
 		{"{\"a\"#00\n}", []Change{{Path: fieldpath.MustParse("a"), Delete: true}, {Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{\"0\": 0 #00\n}"},
-		{"{\"a\"#00\n}", []Change{{Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{\"a\", \"0\": 0 #00\n}"},
+		{"{\"a\"#00\n}", []Change{{Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{\"a\"#00\n, \"0\": 0}"},
+		{"{0: \n}", []Change{{Path: fieldpath.MustParse("0"), Set: zero}, {Path: fieldpath.MustParse("1"), Create: true, Set: zero}}, "{0: \n0, \"1\": 0}"},
 		{"{#00\n}", []Change{{Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{\"0\": 0 #00\n}"},
-		{"{b: 1, a: # c\n}", []Change{{Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{b: 1, a: , \"0\": 0 # c\n}"},
+		{"{b: 1, a: # c\n}", []Change{{Path: fieldpath.MustParse("a"), Delete: true}, {Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{b: 1 # c\n, \"0\": 0}"},
 	} {
 		got, err := Edit(tc.text, Options{}, tc.changes...)
 		if err != nil || got != tc.want {

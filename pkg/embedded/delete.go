@@ -88,7 +88,8 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 }
 
 // flowEntryEnd is where entry i of a flow map or list ends, past the ":"
-// of a key whose value is empty ({a: }), which would otherwise stay behind.
+// of a key whose value is empty ({a: }), and the value's tag or anchor
+// ({a: !t }), which would otherwise stay behind.
 func (d *doc) flowEntryEnd(n *node, i int) int {
 	end := entryEnd(n, i)
 	if n.kind != mapKind || n.children[i].end != n.children[i].start {
@@ -102,6 +103,20 @@ func (d *doc) flowEntryEnd(n *node, i int) int {
 		return end
 	}
 	j++
+	for {
+		// A tag or an anchor of the empty value ({a: !t }) is the entry's.
+		k := j
+		for k < len(d.text) && isYAMLSpace(d.text[k]) {
+			k++
+		}
+		if k >= len(d.text) || d.text[k] != '!' && d.text[k] != '&' {
+			break
+		}
+		for k < len(d.text) && !isYAMLSpace(d.text[k]) && !strings.ContainsRune(",]}", rune(d.text[k])) {
+			k++
+		}
+		j = k
+	}
 	colon := j
 	for j < len(d.text) && (d.text[j] == ' ' || d.text[j] == '\t') {
 		j++ // the space before "}" or "," went with the value

@@ -35,6 +35,9 @@ func TestDelete(t *testing.T) {
 		{"m: {a: [1, # inside\n  2], b: 2}\n", "m.a", "m: {b: 2}\n"},
 		// An empty value's ":" goes, the space before a comment stays.
 		{"m: {b: 1, a: # c\n}\n", "m.a", "m: {b: 1 # c\n}\n"},
+		// The tag of an empty value goes with it (fuzz finding).
+		{"m: {b: 1, \"a\":!0 }\n", "m.a", "m: {b: 1}\n"},
+		{"m: {b: 1, a: &x !t\n  , c: 2}\n", "m.a", "m: {b: 1\n  , c: 2}\n"},
 	} {
 		got, err := Delete(tc.text, fieldpath.MustParse(tc.path), Options{})
 		if err != nil {

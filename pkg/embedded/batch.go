@@ -223,11 +223,22 @@ func (b *batch) nest(p place, change int, c Change) {
 func (b *batch) replace(p place, change int, v *yaml.Node) error {
 	e, c, err := b.d.replace(p, v)
 	if err != nil {
-		return err
+		return b.asError(err, p)
 	}
 	b.add(p.addr, e, c)
 	b.touch(replaced, p.addr, change)
 	return nil
+}
+
+// asError makes an *Error, which names the segment, of an error found
+// while writing the value at p (fuzz finding: "cannot find the ':' after the
+// key" came back bare, for the empty key of "&0:").
+func (b *batch) asError(err error, p place) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Segment: max(p.at-1, 0), Msg: err.Error() + b.d.of()}
 }
 
 func (b *batch) add(addr []int, e edit, c check) {
@@ -415,7 +426,7 @@ func (b *batch) finishNested(nd *nested) error {
 	}
 	e, c, err := b.d.replace(nd.p, &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: s})
 	if err != nil {
-		return err
+		return b.asError(err, nd.p)
 	}
 	b.add(nd.p.addr, e, c)
 	return nil

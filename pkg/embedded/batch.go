@@ -500,7 +500,7 @@ func (d *doc) emptiedFlowMap(n *node) (text string, ok bool) {
 	b.WriteByte('{')
 	from := n.start + 1
 	for i := range n.children {
-		s, found := d.gapComments(from, entryStart(n, i))
+		s, found := d.gapComments(from, d.flowEntryStart(n, i))
 		b.WriteString(s)
 		ok = ok || found
 		from = d.flowEntryEnd(n, i)

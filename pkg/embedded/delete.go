@@ -35,16 +35,16 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 		// Comments between the entries stay (gapComments).
 		switch {
 		case idx < first && idx+1 < k:
-			e := edit{start: entryStart(n, idx), end: entryStart(n, idx+1)}
+			e := edit{start: d.flowEntryStart(n, idx), end: d.flowEntryStart(n, idx+1)}
 			if kept, ok := d.gapComments(d.flowEntryEnd(n, idx), e.end); ok {
 				e.text = kept
 			}
 			return e, nil
 		case idx < first:
-			return edit{start: entryStart(n, idx), end: d.flowEntryEnd(n, idx)}, nil
+			return edit{start: d.flowEntryStart(n, idx), end: d.flowEntryEnd(n, idx)}, nil
 		}
 		e := edit{start: d.flowEntryEnd(n, idx-1), end: d.flowEntryEnd(n, idx)}
-		if kept, ok := d.gapComments(e.start, entryStart(n, idx)); ok {
+		if kept, ok := d.gapComments(e.start, d.flowEntryStart(n, idx)); ok {
 			// Without the indentation of the entry that goes, nor the
 			// line break before it when another follows the entry.
 			kept = strings.TrimRight(kept, " \t")
@@ -125,6 +125,27 @@ func (d *doc) flowEntryEnd(n *node, i int) int {
 		return colon // but a comment keeps the space before it
 	}
 	return j
+}
+
+// flowEntryStart is where entry i of a flow map or list begins, with the
+// tags and anchors written before its key or element ({a, !t k: 1}), which
+// belong to it (fuzz finding: deleting the entry before took them).
+func (d *doc) flowEntryStart(n *node, i int) int {
+	start := entryStart(n, i)
+	for {
+		j := start
+		for j > 0 && isYAMLSpace(d.text[j-1]) {
+			j--
+		}
+		k := j
+		for k > 0 && !isYAMLSpace(d.text[k-1]) && !strings.ContainsRune(",[{", rune(d.text[k-1])) {
+			k--
+		}
+		if k == j || k < n.start+1 || d.text[k] != '!' && d.text[k] != '&' {
+			return start
+		}
+		start = k
+	}
 }
 
 // isCommentLine reports whether the line starting at ls holds only a

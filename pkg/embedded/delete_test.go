@@ -38,6 +38,9 @@ func TestDelete(t *testing.T) {
 		// The tag of an empty value goes with it (fuzz finding).
 		{"m: {b: 1, \"a\":!0 }\n", "m.a", "m: {b: 1}\n"},
 		{"m: {b: 1, a: &x !t\n  , c: 2}\n", "m.a", "m: {b: 1\n  , c: 2}\n"},
+		// The tag of the next key stays with it (fuzz finding).
+		{"m: {a, !t 0: 1}\n", "m.a", "m: {!t 0: 1}\n"},
+		{"m: {a: 1, &x !t b: 2}\n", "m.a", "m: {&x !t b: 2}\n"},
 	} {
 		got, err := Delete(tc.text, fieldpath.MustParse(tc.path), Options{})
 		if err != nil {

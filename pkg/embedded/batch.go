@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
@@ -222,11 +223,22 @@ func (b *batch) nest(p place, change int, c Change) {
 func (b *batch) replace(p place, change int, v *yaml.Node) error {
 	e, c, err := b.d.replace(p, v)
 	if err != nil {
-		return err
+		return b.asError(err, p)
 	}
 	b.add(p.addr, e, c)
 	b.touch(replaced, p.addr, change)
 	return nil
+}
+
+// asError makes an *Error, which names the segment, of an error found
+// while writing the value at p (fuzz finding: "cannot find the ':' after the
+// key" came back bare, for the empty key of "&0:").
+func (b *batch) asError(err error, p place) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Segment: max(p.at-1, 0), Msg: err.Error() + b.d.of()}
 }
 
 func (b *batch) add(addr []int, e edit, c check) {
@@ -414,7 +426,7 @@ func (b *batch) finishNested(nd *nested) error {
 	}
 	e, c, err := b.d.replace(nd.p, &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: s})
 	if err != nil {
-		return err
+		return b.asError(err, nd.p)
 	}
 	b.add(nd.p.addr, e, c)
 	return nil
@@ -475,6 +487,55 @@ func (b *batch) finishGroup(key string, g *group) error {
 	return nil
 }
 
+// emptiedFlowMap is the text of a YAML flow map that loses every entry,
+// when comments lie between its entries ({"a": 1 # why\n}): the braces,
+// the white space and the comments stay ({ # why\n}); the entries and the
+// commas go. ok is false when there is no such comment, and the map is
+// written {}.
+func (d *doc) emptiedFlowMap(n *node) (text string, ok bool) {
+	if d.format != YAML || d.text[n.start] != '{' || n.closeAt <= n.start || d.text[n.closeAt] != '}' {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	from := n.start + 1
+	for i := range n.children {
+		s, found := d.gapComments(from, d.flowEntryStart(n, i))
+		b.WriteString(s)
+		ok = ok || found
+		from = d.flowEntryEnd(n, i)
+	}
+	s, found := d.gapComments(from, n.closeAt)
+	b.WriteString(s)
+	b.WriteByte('}')
+	return b.String(), ok || found
+}
+
+// gapComments copies, from the text between two entries of a YAML flow
+// collection (white space, a comma, maybe the "?" or ":" of an empty key,
+// and comments), the white space and the comments. found says whether
+// there was a comment: a comment is the user's, and deleting an entry takes
+// only the entry and its separator (the package comment of Delete), never
+// the comments around them.
+func (d *doc) gapComments(from, to int) (text string, found bool) {
+	if d.format != YAML {
+		return "", false
+	}
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		switch c := d.text[i]; {
+		case c == '#':
+			end := min(lineEnd(d.text, i), to)
+			b.WriteString(d.text[i:end])
+			i = end - 1
+			found = true
+		case isYAMLSpace(c):
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), found
+}
+
 // entryStart is where entry i of a map or list begins: its key, or the
 // element.
 func entryStart(n *node, i int) int {
@@ -494,10 +555,14 @@ func entryEnd(n *node, i int) int {
 	return end
 }
 
-// emptyMap is the edit that writes the map at p as {}.
+// emptyMap is the edit that writes the map at p as {}. A YAML flow map
+// keeps the comments between its entries (emptiedFlowMap).
 func (d *doc) emptyMap(p place) (edit, error) {
 	n := p.n
 	if d.format == JSON || n.flow {
+		if text, ok := d.emptiedFlowMap(n); ok {
+			return edit{start: n.start, end: n.end, text: text}, nil
+		}
 		return edit{start: n.start, end: n.end, text: "{}"}, nil
 	}
 	if n.yn.Anchor != "" || n.explicitTag {

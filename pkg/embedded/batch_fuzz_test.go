@@ -122,6 +122,11 @@ func checkBatch(t *testing.T, text string, changes []Change) {
 		}
 		return
 	}
+	if wantErr != nil && wildcardMeetsCreate(changes) {
+		// As below: one by one, the wildcard also reaches what the other
+		// change created, which may be a value it cannot go into.
+		return
+	}
 	if wantErr != nil {
 		t.Fatalf("the batch succeeded where one by one failed (%v)\nchanges: %s\ntext:\n%s\nbatch:\n%s", wantErr, describeChanges(changes), text, got)
 	}
@@ -132,6 +137,14 @@ func checkBatch(t *testing.T, text string, changes []Change) {
 		return
 	}
 	if got != want && canonical(t, got) != canonical(t, want) {
+		if refills(changes) && sameDataAndComments(t, got, want) {
+			// A map emptied and given new entries: one by one, the new
+			// entries go into an empty map, after its "{"; in a batch,
+			// where the old ones were. Comments that stayed between the
+			// old entries (they are never deleted with them) are then
+			// attached before or after the new ones; both keep them.
+			return
+		}
 		t.Fatalf("the batch differs from one by one\nchanges: %s\ntext:\n%q\nbatch:\n%q\none by one:\n%q", describeChanges(changes), text, got, want)
 	}
 }
@@ -143,32 +156,69 @@ func checkBatch(t *testing.T, text string, changes []Change) {
 // where that differs (a map that lost all but one entry no longer shows its
 // separator; a literal block turned double-quoted by an intermediate value
 // it could not hold), only the presentation differs.
-func canonical(t *testing.T, text string) string {
+func canonical(t *testing.T, text string) string { return canonicalText(t, text, nil) }
+
+// canonicalText is canonical; with comments non-nil, the comments are not
+// written but appended to *comments, in document order.
+func canonicalText(t *testing.T, text string, comments *[]string) string {
 	d, err := parse(text, nil)
 	if err != nil {
 		t.Fatalf("the result does not parse: %v\n%q", err, text)
 	}
-	out, err := yaml.Marshal(canonicalNode(t, d.toYAML(d.root)))
+	out, err := yaml.Marshal(canonicalNode(t, d.toYAML(d.root), comments))
 	if err != nil {
 		t.Fatalf("cannot write the result back: %v", err)
 	}
 	return string(out)
 }
 
-func canonicalNode(t *testing.T, n *yaml.Node) *yaml.Node {
+func canonicalNode(t *testing.T, n *yaml.Node, comments *[]string) *yaml.Node {
 	c := *n
 	c.Line, c.Column, c.Style = 0, 0, 0
+	if comments != nil {
+		for _, s := range []string{n.HeadComment, n.LineComment, n.FootComment} {
+			if s != "" {
+				*comments = append(*comments, strings.Split(s, "\n")...)
+			}
+		}
+		c.HeadComment, c.LineComment, c.FootComment = "", "", ""
+	}
 	if n.Kind == yaml.ScalarNode && n.Tag == strTag {
 		if _, err := parse(n.Value, nil); err == nil {
-			c.Value = canonical(t, n.Value)
+			c.Value = canonicalText(t, n.Value, comments)
 		}
 		return &c
 	}
 	c.Content = nil
 	for _, k := range n.Content {
-		c.Content = append(c.Content, canonicalNode(t, k))
+		c.Content = append(c.Content, canonicalNode(t, k, comments))
 	}
 	return &c
+}
+
+// refills reports whether one change deletes a key and another creates one
+// in the same map.
+func refills(changes []Change) bool {
+	for _, a := range changes {
+		for _, b := range changes {
+			if a.Delete && b.Create && !b.Delete && len(a.Path) == len(b.Path) &&
+				a.Path[:len(a.Path)-1].String() == b.Path[:len(b.Path)-1].String() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameDataAndComments reports whether two documents hold the same data and
+// the same comments, wherever the comments are attached. yaml.v3 drops some
+// comments inside flow maps ({#c\n}), so comments are counted in the text:
+// with the same data, and values written alike, a "#" more or less is a
+// comment more or less.
+func sameDataAndComments(t *testing.T, a, b string) bool {
+	var ignored []string
+	return canonicalText(t, a, &ignored) == canonicalText(t, b, &ignored) &&
+		strings.Count(a, "#") == strings.Count(b, "#")
 }
 
 // wildcardMeetsCreate reports whether a change with a wildcard path shares

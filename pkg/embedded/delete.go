@@ -10,9 +10,10 @@ import (
 // Delete removes the map entries the path leads to: its last segment names
 // a key, the segments before it lead to maps (wildcards and list matchers
 // allowed). Only the bytes of each entry go: in JSON and YAML flow maps the
-// entry and one separator, in YAML block maps the entry's lines with the
-// comment block directly above its key. A map left without entries is
-// written {}. Like Set, the result is verified before it is returned.
+// entry and one separator (comments between entries stay), in YAML block
+// maps the entry's lines with the comment block directly above its key. A
+// map left without entries is written {} (a flow map keeping its comments:
+// { # why\n}). Like Set, the result is verified before it is returned.
 func Delete(text string, path fieldpath.Path, opts Options) (string, error) {
 	return Edit(text, opts, Change{Path: path, Delete: true})
 }
@@ -31,13 +32,29 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 		for first < k && gone[first] {
 			first++
 		}
+		// Comments between the entries stay (gapComments).
 		switch {
 		case idx < first && idx+1 < k:
-			return edit{start: entryStart(n, idx), end: entryStart(n, idx+1)}, nil
+			e := edit{start: d.flowEntryStart(n, idx), end: d.flowEntryStart(n, idx+1)}
+			if kept, ok := d.gapComments(d.flowEntryEnd(n, idx), e.end); ok {
+				e.text = kept
+			}
+			return e, nil
 		case idx < first:
-			return edit{start: entryStart(n, idx), end: d.flowEntryEnd(n, idx)}, nil
+			return edit{start: d.flowEntryStart(n, idx), end: d.flowEntryEnd(n, idx)}, nil
 		}
-		return edit{start: d.flowEntryEnd(n, idx-1), end: d.flowEntryEnd(n, idx)}, nil
+		e := edit{start: d.flowEntryEnd(n, idx-1), end: d.flowEntryEnd(n, idx)}
+		if kept, ok := d.gapComments(e.start, d.flowEntryStart(n, idx)); ok {
+			// Without the indentation of the entry that goes, nor the
+			// line break before it when another follows the entry.
+			kept = strings.TrimRight(kept, " \t")
+			rest := strings.TrimLeft(d.text[e.end:], " \t")
+			if strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n") {
+				kept = strings.TrimSuffix(strings.TrimSuffix(kept, "\n"), "\r")
+			}
+			e.text = kept
+		}
+		return e, nil
 	}
 	// A block map: the entry's lines go, from the comment block above the
 	// key (or its "? ") to the line where the value ends.
@@ -71,7 +88,8 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 }
 
 // flowEntryEnd is where entry i of a flow map or list ends, past the ":"
-// of a key whose value is empty ({a: }), which would otherwise stay behind.
+// of a key whose value is empty ({a: }), and the value's tag or anchor
+// ({a: !t }), which would otherwise stay behind.
 func (d *doc) flowEntryEnd(n *node, i int) int {
 	end := entryEnd(n, i)
 	if n.kind != mapKind || n.children[i].end != n.children[i].start {
@@ -85,10 +103,49 @@ func (d *doc) flowEntryEnd(n *node, i int) int {
 		return end
 	}
 	j++
+	for {
+		// A tag or an anchor of the empty value ({a: !t }) is the entry's.
+		k := j
+		for k < len(d.text) && isYAMLSpace(d.text[k]) {
+			k++
+		}
+		if k >= len(d.text) || d.text[k] != '!' && d.text[k] != '&' {
+			break
+		}
+		for k < len(d.text) && !isYAMLSpace(d.text[k]) && !strings.ContainsRune(",]}", rune(d.text[k])) {
+			k++
+		}
+		j = k
+	}
+	colon := j
 	for j < len(d.text) && (d.text[j] == ' ' || d.text[j] == '\t') {
 		j++ // the space before "}" or "," went with the value
 	}
+	if j < len(d.text) && d.text[j] == '#' {
+		return colon // but a comment keeps the space before it
+	}
 	return j
+}
+
+// flowEntryStart is where entry i of a flow map or list begins, with the
+// tags and anchors written before its key or element ({a, !t k: 1}), which
+// belong to it (fuzz finding: deleting the entry before took them).
+func (d *doc) flowEntryStart(n *node, i int) int {
+	start := entryStart(n, i)
+	for {
+		j := start
+		for j > 0 && isYAMLSpace(d.text[j-1]) {
+			j--
+		}
+		k := j
+		for k > 0 && !isYAMLSpace(d.text[k-1]) && !strings.ContainsRune(",[{", rune(d.text[k-1])) {
+			k--
+		}
+		if k == j || k < n.start+1 || d.text[k] != '!' && d.text[k] != '&' {
+			return start
+		}
+		start = k
+	}
 }
 
 // isCommentLine reports whether the line starting at ls holds only a

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 func TestDelete(t *testing.T) {
@@ -24,6 +25,22 @@ func TestDelete(t *testing.T) {
 		{"list:\n- a: 1\n  b: 2\n", "list.*.b", "list:\n- a: 1\n"},
 		{"a: 1\r\nb: 2\r\nc: 3\r\n", "b", "a: 1\r\nc: 3\r\n"},
 		{"a: 1\nb: 2", "b", "a: 1\n"},
+		// Comments between the entries of a flow map stay, also when the
+		// map loses its last entry (fuzz finding: they were lost).
+		{"m: {a: 1 # why\n}\n", "m.a", "m: { # why\n}\n"},
+		{"m: {\n  a: 1, # why a\n  b: 2\n}\n", "m.a", "m: {\n   # why a\n  b: 2\n}\n"},
+		{"m: {\n  b: 2, # why b\n  a: 1\n}\n", "m.a", "m: {\n  b: 2 # why b\n}\n"},
+		{"m: {b: 2, # why b\n  a: 1}\n", "m.a", "m: {b: 2 # why b\n}\n"},
+		{"m: {b: 2, # why b\r\n  a: 1\r\n}\r\n", "m.a", "m: {b: 2 # why b\r\n}\r\n"},
+		{"m: {a: [1, # inside\n  2], b: 2}\n", "m.a", "m: {b: 2}\n"},
+		// An empty value's ":" goes, the space before a comment stays.
+		{"m: {b: 1, a: # c\n}\n", "m.a", "m: {b: 1 # c\n}\n"},
+		// The tag of an empty value goes with it (fuzz finding).
+		{"m: {b: 1, \"a\":!0 }\n", "m.a", "m: {b: 1}\n"},
+		{"m: {b: 1, a: &x !t\n  , c: 2}\n", "m.a", "m: {b: 1\n  , c: 2}\n"},
+		// The tag of the next key stays with it (fuzz finding).
+		{"m: {a, !t 0: 1}\n", "m.a", "m: {!t 0: 1}\n"},
+		{"m: {a: 1, &x !t b: 2}\n", "m.a", "m: {&x !t b: 2}\n"},
 	} {
 		got, err := Delete(tc.text, fieldpath.MustParse(tc.path), Options{})
 		if err != nil {
@@ -120,6 +137,33 @@ func TestDeleteOnlyExplicitKey(t *testing.T) {
 		out, err := Delete(text, fieldpath.Path{{Kind: fieldpath.Field, Key: key}}, Options{})
 		if err != nil || out != "{}\n" {
 			t.Errorf("Delete(%q) = %q, %v; want {}", text, out, err)
+		}
+	}
+}
+
+// TestFlowMapEntryAddedBeforeComment: entries that replace every entry of
+// a flow map whose last key has no value go after that key, before the
+// comment that follows, as they do after deleting the entries one by one
+// (fuzz finding: a batch put them past the comment); a plain value added
+// right before a comment is kept apart from it. Added after an empty value
+// that stays, they follow it, so that setting it in the same batch works
+// (fuzz finding of the first try).
+func TestFlowMapEntryAddedBeforeComment(t *testing.T) {
+	zero := setTo(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "0"})
+	for _, tc := range []struct {
+		text    string
+		changes []Change
+		want    string
+	}{
+		{"{\"a\"#00\n}", []Change{{Path: fieldpath.MustParse("a"), Delete: true}, {Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{\"0\": 0 #00\n}"},
+		{"{\"a\"#00\n}", []Change{{Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{\"a\"#00\n, \"0\": 0}"},
+		{"{0: \n}", []Change{{Path: fieldpath.MustParse("0"), Set: zero}, {Path: fieldpath.MustParse("1"), Create: true, Set: zero}}, "{0: \n0, \"1\": 0}"},
+		{"{#00\n}", []Change{{Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{\"0\": 0 #00\n}"},
+		{"{b: 1, a: # c\n}", []Change{{Path: fieldpath.MustParse("a"), Delete: true}, {Path: fieldpath.MustParse("0"), Create: true, Set: zero}}, "{b: 1 # c\n, \"0\": 0}"},
+	} {
+		got, err := Edit(tc.text, Options{}, tc.changes...)
+		if err != nil || got != tc.want {
+			t.Errorf("Edit(%q, %s) = %q, %v; want %q", tc.text, describeChanges(tc.changes), got, err, tc.want)
 		}
 	}
 }

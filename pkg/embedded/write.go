@@ -227,12 +227,26 @@ func (d *doc) addYAML(n *node, adds []appended, allGone bool) edit {
 			}
 			b.WriteString(l.flow(a.v))
 		}
-		if k == 0 {
-			return edit{start: n.start + 1, end: n.start + 1, text: b.String()}
+		at := n.start + 1
+		switch {
+		case k > 0 && allGone:
+			// Where the last entry that goes ended: for a key without a
+			// value ({"a" # c\n}), after the key (and its ":"), not where
+			// the parser put the empty value, past the comment (which
+			// would then come before the new entries, not after them as
+			// when the map is emptied first).
+			at = d.flowEntryEnd(n, k-1)
+		case k > 0:
+			// After the last value, also an empty one: a change may set
+			// it in the same batch, and the new entries follow it.
+			at = n.children[k-1].end
+			if isMap && n.keys[k-1].end > at {
+				at = n.keys[k-1].end
+			}
 		}
-		at := n.children[k-1].end
-		if isMap && n.keys[k-1].end > at {
-			at = n.keys[k-1].end
+		if at < len(d.text) && d.text[at] == '#' {
+			// A comment right there: a plain value would take it in.
+			b.WriteByte(' ')
 		}
 		return edit{start: at, end: at, text: b.String()}
 	}

@@ -70,8 +70,14 @@ type Segment struct {
 	Index int
 }
 
-// String renders the segment as it would be written in a path.
-func (s Segment) String() string {
+// String renders the segment as it would be written in a path, followed by
+// another segment. A Field key the grammar cannot express is written as
+// unrenderable does.
+func (s Segment) String() string { return s.render(false) }
+
+// render writes the segment; last says whether no segment follows it, which
+// matters for a key that ends in a backslash.
+func (s Segment) render(last bool) string {
 	switch s.Kind {
 	case Index:
 		if s.Key != "" {
@@ -83,26 +89,47 @@ func (s Segment) String() string {
 	case Wildcard:
 		return "*"
 	}
-	return fieldString(s.Key)
+	if text, ok := fieldString(s.Key, last); ok {
+		return text
+	}
+	return unrenderable(s.Key)
 }
 
-// fieldString writes a key so that it parses back as a Field. Dots are
-// escaped (config\.json), the way kustomize users write them; brackets
-// are the way out for keys that would read as something else.
-func fieldString(key string) string {
+// unrenderable marks a key no path can name: it holds "=" (so brackets
+// would read it as a matcher) and it either begins with "[" (so it cannot be
+// written plain) or ends in a backslash with a segment after it (which would
+// escape the dot). Such keys come only from documents, never from Parse;
+// messages show them Go-quoted in angle brackets so nobody mistakes the text
+// for a path they can paste.
+func unrenderable(key string) string { return "<" + strconv.Quote(key) + ">" }
+
+// bracketEscaper writes a key inside brackets. There `\.` reads as `.`, and
+// the bracket closes at the first "]" followed by a dot, so exactly the dots
+// after a backslash or a "]" are escaped (kustomize also reads `\.` as a dot
+// before it looks at brackets); other dots stay as they are, [a.b].
+var bracketEscaper = strings.NewReplacer(`\.`, `\\.`, `].`, `]\.`)
+
+// fieldString writes a key so that it parses back as a Field, or reports
+// that the grammar cannot express it. Dots are escaped (config\.json), the
+// way kustomize users write them; brackets are the way out for keys that
+// would read as something else.
+func fieldString(key string, last bool) (string, bool) {
 	// A trailing backslash would escape the dot that follows the segment.
-	needsBrackets := key == "*" || isDigits(key) || strings.HasPrefix(key, "[") || strings.HasSuffix(key, `\`)
-	bracketSafe := !strings.Contains(key, "=") && !strings.Contains(key, "].")
-	// In brackets `\.` reads as `.`: a backslash before a dot is doubled.
-	bracketed := "[" + strings.ReplaceAll(key, `\.`, `\\.`) + "]"
-	switch {
-	case needsBrackets && bracketSafe:
-		return bracketed
-	case strings.Contains(key, `\`) && strings.Contains(key, ".") && bracketSafe:
-		// `a\.b` would read `\.` as an escape.
-		return bracketed
+	trailingEscape := !last && strings.HasSuffix(key, `\`)
+	needsBrackets := key == "*" || isDigits(key) || strings.HasPrefix(key, "[") || trailingEscape
+	if strings.Contains(key, "=") {
+		// Brackets would make a matcher of it: plain is the only form.
+		if strings.HasPrefix(key, "[") || trailingEscape {
+			return "", false
+		}
+		return escapeDots(key), true
 	}
-	return escapeDots(key)
+	if needsBrackets || strings.Contains(key, `\`) && strings.Contains(key, ".") {
+		// Backslashes and dots together read easier in brackets, where
+		// only a dot after a backslash is escaped: [a\b.c], not a\b\.c.
+		return "[" + bracketEscaper.Replace(key) + "]", true
+	}
+	return escapeDots(key), true
 }
 
 func escapeDots(s string) string { return strings.ReplaceAll(s, ".", `\.`) }
@@ -110,11 +137,12 @@ func escapeDots(s string) string { return strings.ReplaceAll(s, ".", `\.`) }
 // Path is a parsed field path.
 type Path []Segment
 
-// String renders the path; parsing the result gives the same path.
+// String renders the path; parsing the result gives the same path, for
+// every path Parse returns. A key no path can name is marked (unrenderable).
 func (p Path) String() string {
 	parts := make([]string, len(p))
 	for i, s := range p {
-		parts[i] = s.String()
+		parts[i] = s.render(i == len(p)-1)
 	}
 	return strings.Join(parts, ".")
 }

@@ -81,6 +81,11 @@ func TestString(t *testing.T) {
 		{Path{field("data"), field("a.b=c")}, `data.a\.b=c`},
 		{Path{field("8080"), field("*"), wildcard, index(3, "")}, "[8080].[*].*.3"},
 		{Path{match("name", "a.b")}, `[name=a\.b]`},
+		// A key beginning with "[" needs brackets; its "]." must not close them.
+		{Path{field("[]."), field("b")}, `[[]\.].b`},
+		{Path{field(`[a\.b].c`)}, `[[a\\.b]\.c]`},
+		{Path{field(`a\`), field("b")}, `[a\].b`},
+		{Path{field(`a=\`)}, `a=\`},
 	}
 	for _, tt := range tests {
 		if got := tt.p.String(); got != tt.want {
@@ -103,6 +108,23 @@ func TestString(t *testing.T) {
 		}
 		if !reflect.DeepEqual(back, tt.p) {
 			t.Errorf("Parse(%q) = %#v, want %#v", tt.want, back, tt.p)
+		}
+	}
+}
+
+// TestStringUnrenderable: keys taken from documents that no path can name
+// are marked, not written as a path that means something else.
+func TestStringUnrenderable(t *testing.T) {
+	tests := []struct {
+		p    Path
+		want string
+	}{
+		{Path{field("data"), field("[a=b")}, `data.<"[a=b">`},
+		{Path{field(`a=\`), field("b")}, `<"a=\\">.b`},
+	}
+	for _, tt := range tests {
+		if got := tt.p.String(); got != tt.want {
+			t.Errorf("%#v.String() = %q, want %q", tt.p, got, tt.want)
 		}
 	}
 }

@@ -56,6 +56,23 @@ func TestParseEnv(t *testing.T) {
 	}
 }
 
+// TestParseEnvBOMAfterSpaces: as in kustomize, only the file's first bytes
+// can be a byte order mark; after leading spaces U+FEFF (not white space) is
+// the start of the key, which Load then rejects as a ConfigMap key.
+func TestParseEnvBOMAfterSpaces(t *testing.T) {
+	got, err := ParseEnv([]byte("  \ufeffX=1\n"), "envs[0]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"\ufeffX=1"}; !reflect.DeepEqual(keysValues(got), want) {
+		t.Errorf("got %q, want %q", keysValues(got), want)
+	}
+	_, err = Load(Sources{Envs: []string{"a.env"}}, files(map[string]string{"a.env": "  \ufeffX=1\n"}))
+	if err == nil || !strings.Contains(err.Error(), `envs[0] line 1: invalid key "\ufeffX"`) {
+		t.Errorf("Load: error %v, want the invalid key named", err)
+	}
+}
+
 func TestParseEnvErrors(t *testing.T) {
 	for in, want := range map[string]string{
 		"A=1\n=oops\n": "envs[0] line 2",

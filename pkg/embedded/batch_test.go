@@ -39,6 +39,10 @@ func TestEdit(t *testing.T) {
 		{`{"l": [{"n": "a"}]}`, []Change{
 			{Path: p("l.[n=b].v"), Set: setTo(str("x")), Create: true}, {Path: p("l.[n=c].v"), Set: setTo(str("y")), Create: true},
 		}, `{"l": [{"n": "a"}, {"n": "b", "v": "x"}, {"n": "c", "v": "y"}]}`},
+		// A block scalar with clip chomping ends a text without a final
+		// line break: an entry added after it must not give its value one.
+		{"a: >\n  x", []Change{{Path: p("b"), Set: setTo(str("v")), Create: true}}, "a: >-\n  x\nb: v"},
+		{"l:\n- k: |2\n     x", []Change{{Path: p("m"), Set: setTo(str("v")), Create: true}}, "l:\n- k: |-2\n     x\nm: v"},
 		// A YAML block map losing its last entry and gaining one is
 		// written one change after the other.
 		{"a: 1\nb: 2\n", []Change{{Path: p("b"), Delete: true}, {Path: p("c"), Set: setTo(str("z")), Create: true}}, "a: 1\nc: z\n"},

@@ -259,7 +259,32 @@ func (d *doc) addYAML(n *node, adds []appended, allGone bool) edit {
 			b.WriteString("-" + l.afterDash(a.v, n.col))
 		}
 	}
+	if s := lastBlockScalar(n); s != nil && at == len(d.text) && !strings.ContainsAny(d.text[s.start+1:s.headerEnd], "+-") {
+		// A block scalar with clip chomping ends the text, which has no
+		// line break after it: its value has no final line break either,
+		// and the line break before the new entries would give it one.
+		// Strip chomping keeps its value as it is.
+		return edit{start: s.start, end: at, text: d.text[s.start:s.start+1] + "-" + d.text[s.start+1:at] + b.String()}
+	}
 	return edit{start: at, end: at, text: b.String()}
+}
+
+// lastBlockScalar returns the literal or folded scalar the block collection
+// n ends with, at any depth (nil when it ends with anything else).
+func lastBlockScalar(n *node) *node {
+	for n != nil && !n.flow {
+		if n.kind == scalarKind {
+			if n.style == literalStyle || n.style == foldedStyle {
+				return n
+			}
+			return nil
+		}
+		if len(n.children) == 0 {
+			return nil
+		}
+		n = n.children[len(n.children)-1]
+	}
+	return nil
 }
 
 // build makes the value created for path[from:]: the maps and lists the

@@ -213,8 +213,8 @@ func (p *itemParser) mapping(indent int) *yaml.Node {
 		if end < 0 {
 			notSimple()
 		}
-		if s[end-1] == ' ' {
-			notSimple() // spaces before ":"
+		if s[end-1] == ' ' || end > 1000 {
+			notSimple() // spaces before ":"; yaml.v3 refuses keys over 1024 characters
 		}
 		key := p.plain(s[:end], p.pos, indent)
 		n.Content = append(n.Content, key, p.value(indent, indent+end+1))

@@ -43,6 +43,12 @@ func TestEdit(t *testing.T) {
 		// line break: an entry added after it must not give its value one.
 		{"a: >\n  x", []Change{{Path: p("b"), Set: setTo(str("v")), Create: true}}, "a: >-\n  x\nb: v"},
 		{"l:\n- k: |2\n     x", []Change{{Path: p("m"), Set: setTo(str("v")), Create: true}}, "l:\n- k: |-2\n     x\nm: v"},
+		// An empty value after an anchor or a tag is set in place, after
+		// them, which stay.
+		{"a: !t\nb: 1\n", []Change{{Path: p("a"), Set: setTo(str("y"))}}, "a: !t \"y\"\nb: 1\n"},
+		{"- !t\n- b\n", []Change{{Path: p("0"), Set: setTo(str("y"))}}, "- !t \"y\"\n- b\n"},
+		{"- !-\n", []Change{{Path: p("0"), Set: setTo(str("y"))}}, "- !- \"y\"\n"},
+		{"a: &x # c\nb: 1\n", []Change{{Path: p("a"), Set: setTo(str("y"))}}, "a: &x \"y\" # c\nb: 1\n"},
 		// A YAML block map losing its last entry and gaining one is
 		// written one change after the other.
 		{"a: 1\nb: 2\n", []Change{{Path: p("b"), Delete: true}, {Path: p("c"), Set: setTo(str("z")), Create: true}}, "a: 1\nc: z\n"},

@@ -117,6 +117,9 @@ type yamlInfo struct {
 	headerEnd   int
 	headerRest  string
 	blockIndent int
+	// propStart is where the value's anchor or tag starts (start when it
+	// has none).
+	propStart int
 }
 
 // doc is a parsed document.

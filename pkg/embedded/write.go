@@ -42,12 +42,18 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 		if n.explicitTag && n.kind == scalarKind {
 			tag = n.tag // the tag written before the value stays and decides
 		}
-		if n.kind == scalarKind && n.end > n.start {
+		if n.kind == scalarKind && (n.end > n.start || (n.yamlInfo != nil && n.propStart < n.start)) {
+			// a value in place, or an empty one after its anchor or tag
+			// ("key: !t"), which stay
 			text := yamlScalar(tag, v.Value, n, n.inFlow, d.newline)
 			if s, ok := d.givenText(tag, v, n.inFlow); ok {
 				text = s
 			}
-			return edit{start: n.start, end: n.end, text: text}, check{want: yamlReadBack(tag, v.Value, text)}, nil
+			want := yamlReadBack(tag, v.Value, text)
+			if n.end == n.start {
+				text = " " + text
+			}
+			return edit{start: n.start, end: n.end, text: text}, check{want: want}, nil
 		}
 		text := yamlScalar(tag, v.Value, nil, n.inFlow, d.newline)
 		if d.jsonish && tag == strTag {
@@ -109,12 +115,15 @@ func (d *doc) slotEdit(p place, afterKey, afterDash, atRoot string) (edit, error
 			return edit{}, fmt.Errorf("cannot find the ':' after the key %q", p.key.value)
 		}
 		end := n.end
-		if n.end == n.start {
+		if n.end == n.start && n.propStart == n.start {
 			end = i + 1
 		}
 		return edit{start: i + 1, end: end, text: afterKey}, nil
 	case p.parent != nil && p.parent.kind == seqKind:
 		i := n.start
+		if n.yamlInfo != nil {
+			i = n.propStart // the '-' comes before an anchor or tag
+		}
 		for i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
 			i--
 		}
@@ -122,7 +131,7 @@ func (d *doc) slotEdit(p place, afterKey, afterDash, atRoot string) (edit, error
 			return edit{}, fmt.Errorf("cannot find the '-' of a list element")
 		}
 		end := n.end
-		if n.end == n.start {
+		if n.end == n.start && n.propStart == n.start {
 			end = i
 		}
 		return edit{start: i, end: end, text: afterDash}, nil

@@ -95,8 +95,16 @@ func (c *yamlConverter) convert(yn *yaml.Node, parentIndent int, inFlow bool) (*
 	}
 	n := &node{inFlow: inFlow, explicitTag: yn.Style&yaml.TaggedStyle != 0, yamlInfo: &yamlInfo{yn: yn, parentIndent: parentIndent}}
 	c.byYAML[yn] = n
+	n.propStart = start
 	if yn.Anchor != "" || n.explicitTag {
-		start = c.skipProperties(start)
+		if yn.Kind == yaml.ScalarNode && yn.Value == "" && yn.Style&^yaml.TaggedStyle == 0 {
+			// An empty value after its properties ("key: !t"): its place
+			// is right after them, not at the next token, which may be
+			// on a later line.
+			start = c.skipPropertyTokens(start)
+		} else {
+			start = c.skipProperties(start)
+		}
 	}
 	n.start = start
 	switch yn.Kind {
@@ -135,6 +143,23 @@ func (c *yamlConverter) skipProperties(i int) int {
 		i = skipSpaceAndComments(t, i)
 	}
 	return i
+}
+
+// skipPropertyTokens moves past the anchor and tag before a value and the
+// spaces between them, staying on their line.
+func (c *yamlConverter) skipPropertyTokens(i int) int {
+	t := c.d.text
+	end := i
+	for i < len(t) && (t[i] == '&' || t[i] == '!') {
+		for i < len(t) && !isYAMLSpace(t[i]) && !strings.ContainsRune(",[]{}", rune(t[i])) {
+			i++
+		}
+		end = i
+		for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+			i++
+		}
+	}
+	return end
 }
 
 func isYAMLSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }

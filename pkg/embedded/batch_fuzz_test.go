@@ -201,8 +201,10 @@ func canonicalNode(t *testing.T, n *yaml.Node, comments *[]string) *yaml.Node {
 func refills(changes []Change) bool {
 	for _, a := range changes {
 		for _, b := range changes {
-			if a.Delete && b.Create && !b.Delete && len(a.Path) == len(b.Path) &&
-				a.Path[:len(a.Path)-1].String() == b.Path[:len(b.Path)-1].String() {
+			// b creates an entry (or a path starting with one) in the map
+			// a deletes from
+			if a.Delete && b.Create && !b.Delete && len(b.Path) >= len(a.Path) &&
+				a.Path[:len(a.Path)-1].String() == b.Path[:len(a.Path)-1].String() {
 				return true
 			}
 		}

@@ -167,26 +167,17 @@ func TestEmitItemSameAsYAMLv3(t *testing.T) {
 // TestEmitItemTakesResources: every item of every golden input comes out
 // the same, and emitItem writes nearly all of them itself.
 func TestEmitItemTakesResources(t *testing.T) {
-	paths, _ := filepath.Glob("../*/testdata/*/input.yaml")
-	examples, _ := filepath.Glob("../../examples/*/*.yaml")
-	paths = append(paths, examples...)
 	taken, total := 0, 0
-	for _, path := range paths {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+	for _, doc := range goldenDocuments(t, true) {
+		var n yaml.Node
+		if yaml.Unmarshal([]byte(doc.text), &n) != nil || len(n.Content) != 1 {
+			continue
 		}
-		for _, doc := range strings.Split(string(b), "\n---\n") {
-			var n yaml.Node
-			if yaml.Unmarshal([]byte(doc), &n) != nil || len(n.Content) != 1 {
-				continue
-			}
-			total++
-			if sameAsYAMLv3(t, n.Content[0]) {
-				taken++
-			} else {
-				t.Logf("left to yaml.v3: %s", path)
-			}
+		total++
+		if sameAsYAMLv3(t, n.Content[0]) {
+			taken++
+		} else {
+			t.Logf("left to yaml.v3: %s", doc.path)
 		}
 	}
 	t.Logf("emitItem took %d of %d documents", taken, total)
@@ -195,21 +186,38 @@ func TestEmitItemTakesResources(t *testing.T) {
 	}
 }
 
+// goldenDocument is a YAML document from a golden input or an example.
+type goldenDocument struct{ path, text string }
+
+// goldenDocuments are the documents of every golden input, and of every
+// example package's files when examples is true.
+func goldenDocuments(tb testing.TB, examples bool) []goldenDocument {
+	paths, _ := filepath.Glob("../*/testdata/*/input.yaml")
+	if examples {
+		more, _ := filepath.Glob("../../examples/*/*.yaml")
+		paths = append(paths, more...)
+	}
+	var docs []goldenDocument
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, doc := range strings.Split(string(b), "\n---\n") {
+			docs = append(docs, goldenDocument{path, doc})
+		}
+	}
+	return docs
+}
+
 // FuzzEmitItem: any YAML document, with its nodes' styles varied, is
 // written by emitItem as yaml.v3 writes it, or left to yaml.v3.
 func FuzzEmitItem(f *testing.F) {
 	f.Add("apiVersion: v1\nkind: ConfigMap # c\ndata:\n  # h\n  a: |\n    x\n  b: '1'\n", uint8(0))
 	f.Add("- a\n- - b\n  - {}\n- []\n- k: v\n  l:\n  - 1\n", uint8(3))
 	f.Add("a: \"x\\ny\"\nb: ' lead'\nc: |2-\n   x\n", uint8(7))
-	paths, _ := filepath.Glob("../*/testdata/*/input.yaml")
-	for _, path := range paths {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, doc := range strings.Split(string(b), "\n---\n") {
-			f.Add(doc, uint8(len(doc)))
-		}
+	for _, doc := range goldenDocuments(f, false) {
+		f.Add(doc.text, uint8(len(doc.text)))
 	}
 	f.Fuzz(func(t *testing.T, doc string, vary uint8) {
 		var n yaml.Node

@@ -3,8 +3,6 @@ package fnrun
 import (
 	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -108,22 +106,14 @@ func TestParseItemTricky(t *testing.T) {
 // TestParseItemTakesResources: every golden input document, as an item,
 // reads the same; and parseItem takes most of them.
 func TestParseItemTakesResources(t *testing.T) {
-	paths, _ := filepath.Glob("../*/testdata/*/input.yaml")
-	examples, _ := filepath.Glob("../../examples/*/*.yaml")
 	taken, total := 0, 0
-	for _, path := range append(paths, examples...) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+	for _, doc := range goldenDocuments(t, true) {
+		if strings.TrimSpace(doc.text) == "" {
+			continue
 		}
-		for _, doc := range strings.Split(string(b), "\n---\n") {
-			if strings.TrimSpace(doc) == "" {
-				continue
-			}
-			total++
-			if sameAsYAMLv3Parse(t, indentAsItem(doc), 7) {
-				taken++
-			}
+		total++
+		if sameAsYAMLv3Parse(t, indentAsItem(doc.text), 7) {
+			taken++
 		}
 	}
 	t.Logf("parseItem took %d of %d documents", taken, total)
@@ -150,15 +140,8 @@ func FuzzParseItem(f *testing.F) {
 	for _, c := range trickyChunks {
 		f.Add(c)
 	}
-	paths, _ := filepath.Glob("../*/testdata/*/input.yaml")
-	for _, path := range paths {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, doc := range strings.Split(string(b), "\n---\n") {
-			f.Add(indentAsItem(doc))
-		}
+	for _, doc := range goldenDocuments(f, false) {
+		f.Add(indentAsItem(doc.text))
 	}
 	f.Fuzz(func(t *testing.T, chunk string) {
 		sameAsYAMLv3Parse(t, chunk, 0)

@@ -257,7 +257,15 @@ func (d *doc) addYAML(n *node, adds []appended, allGone bool) edit {
 			// A comment right there: a plain value would take it in.
 			b.WriteByte(' ')
 		}
-		return edit{start: at, end: at, text: b.String()}
+		text := b.String()
+		if k > 0 && !allGone {
+			if c := n.children[k-1]; c.yamlInfo != nil && c.end == c.start && c.propStart < c.start {
+				// After an empty value's tag ({"a": !t}): a "," right
+				// after it would read as part of the tag.
+				text = " " + text
+			}
+		}
+		return edit{start: at, end: at, text: text}
 	}
 	at := lineEnd(d.text, n.end)
 	for _, a := range adds {

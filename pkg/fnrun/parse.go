@@ -31,6 +31,7 @@ type itemParser struct {
 	// nodes are handed out from here, a block at a time: one allocation
 	// for many nodes.
 	nodes []yaml.Node
+	depth int // collections open: bounded, since "- - - …" nests one per two bytes
 }
 
 // itemLine is a line of the chunk: its text without the line break, and
@@ -71,7 +72,7 @@ func (p *itemParser) parseItem(text []byte, first int) (n *yaml.Node, err error)
 		}
 		p.lines = append(p.lines, itemLine{text: line, indent: indent})
 	}
-	p.pos, p.first = 0, first
+	p.pos, p.first, p.depth = 0, first, 0
 	defer func() {
 		if r := recover(); r != nil {
 			if r != errNotSimple {
@@ -122,8 +123,23 @@ func (p *itemParser) next(indent int) (l itemLine, ok bool) {
 	return p.lines[p.pos], true
 }
 
+// maxDepth bounds the collections parseItem nests; deeper items are left to
+// yaml.v3, which has a bound of its own (10,000).
+const maxDepth = 100
+
+// enter opens a collection; leave closes it.
+func (p *itemParser) enter() {
+	if p.depth++; p.depth > maxDepth {
+		notSimple()
+	}
+}
+
+func (p *itemParser) leave() { p.depth-- }
+
 // sequence reads a block sequence whose entries start at column indent.
 func (p *itemParser) sequence(indent int) *yaml.Node {
+	p.enter()
+	defer p.leave()
 	n := p.node(yaml.SequenceNode, "!!seq", p.pos, indent)
 	for {
 		l, ok := p.next(indent)
@@ -202,6 +218,8 @@ func plainStart(s []byte) bool {
 
 // mapping reads a block mapping whose keys start at column indent.
 func (p *itemParser) mapping(indent int) *yaml.Node {
+	p.enter()
+	defer p.leave()
 	n := p.node(yaml.MappingNode, "!!map", p.pos, indent)
 	for {
 		l, ok := p.next(indent)
@@ -427,7 +445,7 @@ func resolvePlain(v string, cache *map[string]string) (tag string, ok bool) {
 		if *cache == nil {
 			*cache = map[string]string{}
 		}
-		if len(*cache) < 4096 {
+		if len(*cache) < 4096 && len(v) <= 64 {
 			(*cache)[v] = t
 		}
 		return t, t != ""

@@ -147,3 +147,20 @@ func FuzzParseItem(f *testing.F) {
 		sameAsYAMLv3Parse(t, chunk, 0)
 	})
 }
+
+// TestParseItemBoundsDepth: an item nested deeper than maxDepth ("- - - …",
+// two bytes a level) is left to yaml.v3 rather than read by recursion
+// without bound.
+func TestParseItemBoundsDepth(t *testing.T) {
+	var p itemParser
+	shallow := strings.Repeat("- ", maxDepth-1) + "x\n"
+	if _, err := p.parseItem([]byte(shallow), 1); err != nil {
+		t.Fatalf("%d levels refused: %v", maxDepth-1, err)
+	}
+	deep := strings.Repeat("- ", 100000) + "x\n"
+	if _, err := p.parseItem([]byte(deep), 1); err == nil {
+		t.Fatal("100,000 levels read")
+	}
+	// the parser is usable again after refusing
+	sameAsYAMLv3Parse(t, shallow, 0)
+}

@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/rlio"
 )
 
 // Request is one run of a function on a ResourceList.
@@ -213,69 +214,67 @@ func isKptKeyValueInput(config *yaml.RNode) bool {
 // items unmodified. err reports I/O or parse failures only.
 //
 // The bytes written are those kyaml's kio.ByteReadWriter (with
-// KeepReaderAnnotations) would write, for a fraction of its time and memory:
-// see listio.go.
+// KeepReaderAnnotations) would write, for a fraction of its time and memory
+// (internal/rlio); with PATCHWORK_KYAML_IO=1 they are written by kyaml.
 func RunResourceList(f Function, in io.Reader, out io.Writer, configDir string) (Outcome, error) {
-	return runList(f, in, out, configDir, readResourceList, writeResourceList)
+	return runList(f, in, out, configDir, rlio.FromEnv())
 }
 
-// RunResourceListKyaml is RunResourceList reading and writing through
-// kio.ByteReadWriter, as it did before listio.go: the reference the lean
-// path is tested and benchmarked against.
+// RunResourceListKyaml is RunResourceList through kyaml's own writer and
+// annotation functions: the reference the fast codec is tested and
+// benchmarked against.
 func RunResourceListKyaml(f Function, in io.Reader, out io.Writer, configDir string) (Outcome, error) {
-	return runList(f, in, out, configDir, readKyaml, writeKyaml)
+	return runList(f, in, out, configDir, rlio.Codec{Kyaml: true})
 }
 
-func runList(f Function, in io.Reader, out io.Writer, configDir string,
-	read func([]byte) (*resourceList, error), write func(io.Writer, *resourceList, []*yaml.RNode) error) (Outcome, error) {
+func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rlio.Codec) (Outcome, error) {
 	raw, err := io.ReadAll(in)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("reading ResourceList: %w", err)
 	}
-	rl, err := read(raw)
+	rl, err := codec.Read(raw)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("reading ResourceList: %w", err)
 	}
-	if rl.kind != kio.ResourceListKind {
+	if rl.Kind != kio.ResourceListKind {
 		return Outcome{}, fmt.Errorf("the input is not a ResourceList (kind: ResourceList, with items and functionConfig), as kpt and kustomize send; to run on plain resource files, give the config first: %s CONFIG [FILE...]", f.Name)
 	}
-	items := rl.items
-	migration, err := preprocessAnnotations(items)
+	migration, err := codec.Migrate(rl.Items)
 	if err != nil {
 		return Outcome{}, err
 	}
 	why := ""
 	if configDir == "" {
-		configDir = packageConfigDir(rl.functionConfig)
+		configDir = packageConfigDir(rl.FunctionConfig)
 		if configDir != "" {
 			why = "the config file's directory in the package (kpt fn render)"
 		}
 	}
-	req := &Request{Items: items, Config: rl.functionConfig, ConfigDir: configDir, ConfigDirWhy: why}
-	kpt := sentByKpt(items, rl.functionConfig)
+	req := &Request{Items: rl.Items, Config: rl.FunctionConfig, ConfigDir: configDir, ConfigDirWhy: why}
+	kpt := sentByKpt(rl.Items, rl.FunctionConfig)
 	outcome := f.Process(req)
 	outcome.ShownByClient = kpt
 	if outcome.Failed {
 		// All-or-nothing: the transform may have changed items in place
 		// before it failed, so write what came in, read afresh. Only a
 		// failing run pays for the second parse.
-		orig, err := read(raw)
+		orig, err := codec.Read(raw)
 		if err != nil {
 			return outcome, err
 		}
-		items = orig.items
+		rl.Items = orig.Items
 	} else {
-		items = req.Items
-		if err := reconcileAnnotations(items, migration); err != nil {
+		rl.Items = req.Items
+		if err := migration.Reconcile(rl.Items); err != nil {
 			return outcome, err
 		}
 	}
 	if len(outcome.Results) > 0 {
-		if rl.results, err = resultsNode(outcome.Results); err != nil {
+		if rl.Results, err = resultsNode(outcome.Results); err != nil {
 			return outcome, err
 		}
 	}
-	if err := write(out, rl, items); err != nil {
+	if err := codec.Write(out, rl); err != nil {
 		return outcome, fmt.Errorf("writing ResourceList: %w", err)
 	}
 	return outcome, nil

@@ -3,6 +3,7 @@ package fnrun
 import (
 	"bytes"
 	"fmt"
+	"github.com/patchwork-krm/patchwork/internal/rlio"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,7 +11,6 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -114,7 +114,7 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 			}
 			in = bytes.NewReader(b)
 		}
-		got, err := ReadStream(in)
+		got, err := rlio.ReadStream(in)
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", name, err))
 		}
@@ -129,47 +129,10 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 	if outcome.Failed {
 		return 1
 	}
-	if err := WriteStream(stdout, req.Items); err != nil {
+	if err := rlio.WriteStream(stdout, req.Items); err != nil {
 		return fail(err)
 	}
 	return 0
-}
-
-// ReadStream reads a stream of resources (YAML documents) for standalone
-// mode, recording each one's sequence indentation so that WriteStream gives
-// unchanged resources back as they were.
-//
-// kyaml records the indentation only together with annotations of its own
-// (index, and path copied between its legacy and internal forms) that would
-// change the resources, so the stream is read twice: once for the
-// indentation, once for the resources. Only the standalone command pays.
-func ReadStream(r io.Reader) ([]*yaml.RNode, error) {
-	raw, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	items, err := (&kio.ByteReader{Reader: bytes.NewReader(raw), OmitReaderAnnotations: true}).Read()
-	if err != nil {
-		return nil, err
-	}
-	styled, err := (&kio.ByteReader{Reader: bytes.NewReader(raw), PreserveSeqIndent: true}).Read()
-	if err != nil || len(styled) != len(items) {
-		return items, nil // indentation is a nicety; the resources are read
-	}
-	for i, it := range items {
-		if style := styled[i].GetAnnotations()[kioutil.SeqIndentAnnotation]; style == string(yaml.WideSequenceStyle) {
-			if err := it.PipeE(yaml.SetAnnotation(kioutil.SeqIndentAnnotation, style)); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return items, nil
-}
-
-// WriteStream writes resources as a YAML stream, without the annotations
-// ReadStream added.
-func WriteStream(w io.Writer, items []*yaml.RNode) error {
-	return kio.ByteWriter{Writer: w}.Write(items)
 }
 
 func printResults(w io.Writer, rs framework.Results) {

@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/rlio"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 )
 
@@ -63,7 +64,7 @@ func Run(t testing.TB, f fnrun.Function, configPath string, input []byte) ([]byt
 	if err != nil {
 		t.Fatalf("%s: %v", configPath, err)
 	}
-	items, err := fnrun.ReadStream(bytes.NewReader(input))
+	items, err := rlio.ReadStream(bytes.NewReader(input))
 	if err != nil {
 		t.Fatalf("input: %v", err)
 	}
@@ -71,7 +72,7 @@ func Run(t testing.TB, f fnrun.Function, configPath string, input []byte) ([]byt
 	outcome := f.Process(req)
 	var out bytes.Buffer
 	if !outcome.Failed {
-		if err := fnrun.WriteStream(&out, req.Items); err != nil {
+		if err := rlio.WriteStream(&out, req.Items); err != nil {
 			t.Fatal(err)
 		}
 	}

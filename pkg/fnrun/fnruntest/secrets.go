@@ -12,6 +12,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 
+	"github.com/patchwork-krm/patchwork/internal/rlio"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 )
 
@@ -84,7 +85,7 @@ func secretValues(t *testing.T, caseDir string) []string {
 	if err != nil {
 		return nil
 	}
-	items, err := fnrun.ReadStream(bytes.NewReader(input))
+	items, err := rlio.ReadStream(bytes.NewReader(input))
 	if err != nil {
 		return nil // a case about malformed input
 	}

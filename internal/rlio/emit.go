@@ -1,4 +1,4 @@
-package fnrun
+package rlio
 
 import (
 	"strings"
@@ -505,4 +505,36 @@ func resolveWithYAML(v string) string {
 		return ""
 	}
 	return s.Tag
+}
+
+// resolvePlain is the tag yaml.v3 gives the plain scalar v (resolve.go);
+// ok is false when it cannot be told here.
+func resolvePlain(v string, cache *map[string]string) (tag string, ok bool) {
+	if v == "" {
+		return "!!null", true
+	}
+	switch c := v[0]; {
+	case c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'):
+		// numbers, timestamps, .inf and .nan: ask yaml.v3, once per value
+		if t, ok := (*cache)[v]; ok {
+			return t, t != ""
+		}
+		t := resolveWithYAML(v)
+		if *cache == nil {
+			*cache = map[string]string{}
+		}
+		if len(*cache) < 4096 && len(v) <= 64 {
+			(*cache)[v] = t
+		}
+		return t, t != ""
+	case c == 'y' || c == 'Y' || c == 'n' || c == 'N' || c == 't' || c == 'T' || c == 'f' || c == 'F' ||
+		c == 'o' || c == 'O' || c == '~':
+		switch v {
+		case "true", "True", "TRUE", "false", "False", "FALSE":
+			return "!!bool", true
+		case "~", "null", "Null", "NULL":
+			return "!!null", true
+		}
+	}
+	return "!!str", true
 }

@@ -12,23 +12,24 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/fnrun/fnruntest"
 	"github.com/patchwork-krm/patchwork/pkg/generator"
 	"github.com/patchwork-krm/patchwork/pkg/multipatch"
 	"github.com/patchwork-krm/patchwork/pkg/podspec"
 	"github.com/patchwork-krm/patchwork/pkg/replacement"
 )
 
-// The lean reader and writer (listio.go) must give the bytes kyaml's
-// kio.ByteReadWriter gives. These tests run both on the same inputs and
-// compare: output, outcome and errors.
+// The runner's codec (internal/rlio) must give the bytes kyaml's
+// kio.ByteReadWriter gives. These tests run a function through both codecs
+// on the same inputs and compare: output, outcome and errors.
 
 // sameAsKyaml runs f on in through both paths and fails on any difference.
 func sameAsKyaml(t testing.TB, f fnrun.Function, in []byte, configDir string) {
 	t.Helper()
-	var lean, ref bytes.Buffer
+	var fast, ref bytes.Buffer
 	var lo, ro fnrun.Outcome
 	var lerr, rerr error
-	lp := panics(func() { lo, lerr = fnrun.RunResourceList(f, bytes.NewReader(in), &lean, configDir) })
+	lp := panics(func() { lo, lerr = fnrun.RunResourceList(f, bytes.NewReader(in), &fast, configDir) })
 	rp := panics(func() { ro, rerr = fnrun.RunResourceListKyaml(f, bytes.NewReader(in), &ref, configDir) })
 	if lp != rp {
 		t.Fatalf("panics differ\nlean:  %v\nkyaml: %v\ninput:\n%s", lp, rp, in)
@@ -44,8 +45,8 @@ func sameAsKyaml(t testing.TB, f fnrun.Function, in []byte, configDir string) {
 	if lo.Failed != ro.Failed || fmt.Sprint(messages(lo)) != fmt.Sprint(messages(ro)) {
 		t.Fatalf("outcomes differ\nlean:  %v %v\nkyaml: %v %v", lo.Failed, messages(lo), ro.Failed, messages(ro))
 	}
-	if !bytes.Equal(lean.Bytes(), ref.Bytes()) {
-		t.Fatalf("output differs from kyaml's\n%s\n--- input ---\n%s", firstDifference(lean.Bytes(), ref.Bytes()), in)
+	if !bytes.Equal(fast.Bytes(), ref.Bytes()) {
+		t.Fatalf("output differs from kyaml's\n%s\n--- input ---\n%s", firstDifference(fast.Bytes(), ref.Bytes()), in)
 	}
 }
 
@@ -82,7 +83,7 @@ func firstDifference(got, want []byte) string {
 		end := min(len(b), i+300)
 		return string(b[min(from, len(b)):end])
 	}
-	return fmt.Sprintf("at byte %d (lean %d bytes, kyaml %d bytes)\n--- lean ---\n%s\n--- kyaml ---\n%s", i, len(got), len(want), clip(got), clip(want))
+	return fmt.Sprintf("at byte %d (fast %d bytes, kyaml %d bytes)\n--- fast ---\n%s\n--- kyaml ---\n%s", i, len(got), len(want), clip(got), clip(want))
 }
 
 var functions = map[string]fnrun.Function{
@@ -711,7 +712,7 @@ func TestGeneratedListsSameAsKyaml(t *testing.T) {
 }
 
 // FuzzListIO: any input gives the same bytes, outcome and error through the
-// lean path and through kyaml's.
+// fast path and through kyaml's.
 func FuzzListIO(f *testing.F) {
 	for _, in := range trickyLists {
 		f.Add([]byte(in))
@@ -722,25 +723,9 @@ func FuzzListIO(f *testing.F) {
 	})
 }
 
-func TestWhichListsReadLean(t *testing.T) {
-	for name, in := range trickyLists {
-		t.Logf("%-40s lean=%v", name, fnrun.ReadsLean([]byte(in)))
-	}
-	n := 0
-	lists := goldenLists(t)
-	for name, in := range lists {
-		if fnrun.ReadsLean(in) {
-			n++
-		} else {
-			t.Logf("not lean: %s", name)
-		}
-	}
-	t.Logf("%d of %d golden lists lean", n, len(lists))
-}
-
 // FuzzListIOItem: a document placed as items (twice, between ordinary ones)
 // and as the functionConfig of a ResourceList gives the same bytes through
-// both paths; this reaches the lean reader far more often than FuzzListIO.
+// both paths; most of FuzzListIO's inputs are not ResourceLists at all.
 func FuzzListIOItem(f *testing.F) {
 	docs, _ := filepath.Glob("../*/testdata/*/input.yaml")
 	for _, path := range docs {
@@ -765,10 +750,11 @@ func FuzzListIOItem(f *testing.F) {
 	})
 }
 
-// TestRunsLeftToYAMLv3SameAsKyaml: long runs of items the emitter leaves to
-// yaml.v3 (flow mappings), broken by items it writes itself, and a list
-// ending in one of each.
-func TestRunsLeftToYAMLv3SameAsKyaml(t *testing.T) {
+// TestItemRunsSameAsKyaml: lists of 1 to 300 items (across the writer's
+// per-worker batches), mixing flow and block items, ending in a block scalar
+// that keeps its trailing line breaks, with and without a functionConfig
+// after the items.
+func TestItemRunsSameAsKyaml(t *testing.T) {
 	for _, n := range []int{1, 15, 16, 17, 40, 300} {
 		for _, every := range []int{0, 7, 33} {
 			var b strings.Builder
@@ -786,5 +772,29 @@ func TestRunsLeftToYAMLv3SameAsKyaml(t *testing.T) {
 				sameAsKyaml(t, fnrun.Identity, []byte(in), "")
 			})
 		}
+	}
+}
+
+// TestCorpusSameAsKyaml: real manifests as kpt sends them (two copies of
+// the corpus, CRDs included), through the identity pass and through
+// multi-patch and podspec-patch changing every workload: the same bytes as
+// kyaml's ByteReadWriter. Skipped where the corpus is not (CI's fresh
+// clone); internal/rlio's TestRealShapesSameAsKyaml holds the same shapes.
+func TestCorpusSameAsKyaml(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the corpus list takes kpt fn source")
+	}
+	configs := map[string]string{
+		"multipatch": "apiVersion: fn.patchwork.dev/v1alpha1\nkind: MultiPatch\nmetadata:\n  name: c\npatches:\n" +
+			"- target: {kind: Deployment}\n  patch: |\n    spec:\n      revisionHistoryLimit: 3\n",
+		"podspec": "apiVersion: fn.patchwork.dev/v1alpha1\nkind: PodSpecPatch\nmetadata:\n  name: c\npatchesPodSpec:\n" +
+			"- patch: |\n    containers:\n    - name: envoy\n      image: envoy:1\n",
+	}
+	for name, config := range configs {
+		t.Run(name, func(t *testing.T) {
+			in := fnruntest.CorpusList(t, 2, config)
+			sameAsKyaml(t, identityFor(functions[name]), in, "")
+			sameAsKyaml(t, functions[name], in, "")
+		})
 	}
 }

@@ -1,4 +1,4 @@
-package fnrun
+package rlio
 
 import (
 	"strconv"

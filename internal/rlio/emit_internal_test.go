@@ -1,4 +1,4 @@
-package fnrun
+package rlio
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ func viaYAMLv3(t testing.TB, n *yaml.Node) (string, bool) {
 				err = os.ErrInvalid // yaml.v3 refuses the tree (it panics on some)
 			}
 		}()
-		return encodePiece(&buf, &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{n}}, false)
+		return encode(&buf, &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{n}}, false)
 	}()
 	return buf.String(), err == nil
 }
@@ -192,7 +192,7 @@ type goldenDocument struct{ path, text string }
 // goldenDocuments are the documents of every golden input, and of every
 // example package's files when examples is true.
 func goldenDocuments(tb testing.TB, examples bool) []goldenDocument {
-	paths, _ := filepath.Glob("../*/testdata/*/input.yaml")
+	paths, _ := filepath.Glob("../../pkg/*/testdata/*/input.yaml")
 	if examples {
 		more, _ := filepath.Glob("../../examples/*/*.yaml")
 		paths = append(paths, more...)

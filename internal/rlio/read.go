@@ -1,0 +1,94 @@
+package rlio
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// KyamlEnv names the environment variable that, set to 1, makes FromEnv
+// return the kyaml codec.
+const KyamlEnv = "PATCHWORK_KYAML_IO"
+
+// Codec reads and writes ResourceLists. The zero value is the fast codec;
+// Kyaml: true does everything through kyaml's own functions (the reference
+// the fast codec is tested and benchmarked against).
+type Codec struct {
+	Kyaml bool
+}
+
+// FromEnv is the codec the binaries use: the fast one, unless KyamlEnv is
+// set to 1.
+func FromEnv() Codec {
+	return Codec{Kyaml: os.Getenv(KyamlEnv) == "1"}
+}
+
+// List is a ResourceList as read, or to be written.
+type List struct {
+	// APIVersion and Kind are the wrapping object's; Kind is "" when the
+	// input was not a wrapped list at all (kyaml's reader then returns
+	// its documents as items).
+	APIVersion, Kind string
+	Items            []*yaml.RNode
+	FunctionConfig   *yaml.RNode
+	Results          *yaml.RNode
+}
+
+// Read decodes a ResourceList with kyaml's reader, as kio.ByteReadWriter
+// does. Both codecs read this way: there is one reader.
+func (Codec) Read(raw []byte) (*List, error) {
+	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(raw), KeepReaderAnnotations: true}
+	items, err := rw.Read()
+	if err != nil {
+		return nil, err
+	}
+	if rw.WrappingKind == kio.ResourceListKind {
+		if err := checkOneDocument(raw); err != nil {
+			return nil, err
+		}
+	}
+	return &List{APIVersion: rw.WrappingAPIVersion, Kind: rw.WrappingKind,
+		Items: items, FunctionConfig: rw.FunctionConfig, Results: rw.Results}, nil
+}
+
+// checkOneDocument refuses a ResourceList that YAML reads as more than one
+// document. kyaml's reader splits the input on "---" lines and decodes one
+// document from each part, silently dropping any later document yaml.v3
+// finds in a part: one that starts after a "..." line, or after a line
+// break kyaml does not split on (U+2028, U+2029, U+0085, a lone carriage
+// return; YAML counts them all as line breaks), where a value holding
+// "<U+2028>---" would make the rest of the list vanish. Only inputs holding
+// one of those pay for the second decode.
+func checkOneDocument(raw []byte) error {
+	text := raw
+	if bytes.IndexByte(raw, '\r') >= 0 {
+		text = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n")) // as kyaml's reader reads it
+	}
+	if !bytes.HasPrefix(text, []byte("...")) && !bytes.Contains(text, []byte("\n...")) &&
+		bytes.IndexByte(text, '\r') < 0 && !bytes.Contains(text, []byte("\u2028")) &&
+		!bytes.Contains(text, []byte("\u2029")) && !bytes.Contains(text, []byte("\u0085")) {
+		return nil // (one search each: bytes.ContainsAny decodes every rune)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var first yaml.Node
+	if err := dec.Decode(&first); err != nil {
+		return nil // kyaml read it; only what follows a first document matters
+	}
+	var next yaml.Node
+	err := dec.Decode(&next)
+	if errors.Is(err, io.EOF) || (err == nil && yaml.IsYNodeEmptyDoc(&next)) {
+		return nil
+	}
+	where := ""
+	if err == nil {
+		where = fmt.Sprintf(" at line %d (as YAML counts lines)", next.Line)
+	}
+	return fmt.Errorf("YAML reads a second document%s, after a \"...\" line or a line break other than \\n "+
+		"(U+2028, U+2029, U+0085 or a lone \\r, which YAML counts as line breaks); a ResourceList is one document, "+
+		"and reading only the first would silently drop the rest", where)
+}

@@ -1,0 +1,134 @@
+package yamlerr
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Syntax is a YAML syntax error, located.
+type Syntax struct {
+	// Line is the 1-based line of the text where it stops being YAML.
+	Line int
+	// Text is that line as written (tabs shown as \t), cut to 120 bytes.
+	Text string
+	// Problem says what is wrong, in words, with yaml.v3's own phrase.
+	Problem string
+}
+
+func (s *Syntax) Error() string {
+	return fmt.Sprintf("line %d: %q: %s", s.Line, s.Text, s.Problem)
+}
+
+// At is the same error with its line counted from first, the line of the
+// enclosing file the text starts on (1 when the text is the whole file).
+func (s *Syntax) At(first int) *Syntax {
+	c := *s
+	c.Line += first - 1
+	return &c
+}
+
+// phrase is yaml.v3's message without its "yaml: line N: " prefix.
+var phrase = regexp.MustCompile(`^(?:MalformedYAMLError: )?yaml: (?:line \d+: )?`)
+
+// Locate explains err, an error yaml.v3 (or kyaml's reader) gave for text.
+// ok is false when err is not a YAML syntax error.
+func Locate(text []byte, err error) (s *Syntax, ok bool) {
+	if err == nil {
+		return nil, false
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "yaml: "); i < 0 || strings.Contains(msg, "yaml: unmarshal errors") {
+		return nil, false
+	} else {
+		msg = phrase.ReplaceAllString(msg[i:], "")
+	}
+	lines := bytes.SplitAfter(text, []byte("\n"))
+	// the first prefix of k+1 lines that fails for good: nearly always
+	// monotone, since the parser fails at the same place whatever follows;
+	// where it is not (a lone \r is a line break to YAML), step back to a
+	// prefix that reads
+	broken := func(k int) bool { return brokenFor(bytes.Join(lines[:k+1], nil)) }
+	k := sort.Search(len(lines), broken)
+	if k == len(lines) {
+		// it breaks only where the text ends: an unclosed quote or bracket
+		k = len(lines) - 1
+		for k > 0 && len(bytes.TrimSpace(lines[k])) == 0 {
+			k--
+		}
+	}
+	for steps := 0; k > 0 && steps < 64 && broken(k-1); steps++ { // bounded: each step parses the text
+		k--
+	}
+	line := strings.TrimRight(string(lines[k]), "\r\n")
+	if len(line) > 120 {
+		line = line[:117] + "..."
+	}
+	return &Syntax{Line: k + 1, Text: strings.ReplaceAll(line, "\t", `\t`), Problem: inWords(msg)}, true
+}
+
+// brokenFor reports whether yaml.v3 fails on the text for a reason other
+// than its ending early.
+func brokenFor(text []byte) bool {
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return false
+		}
+		if err != nil {
+			return !endsEarly(err.Error())
+		}
+	}
+}
+
+// endsEarly: yaml.v3's messages for text that stops inside a quoted value
+// or a flow collection, which more lines may close.
+func endsEarly(msg string) bool {
+	for _, m := range []string{"end of stream", "did not find expected ',' or", "did not find expected node content",
+		"could not find expected ':'", "while scanning a quoted scalar"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// inWords says what yaml.v3's phrase means for the line it is about.
+func inWords(msg string) string {
+	words := map[string]string{
+		"did not find expected key": "the indentation of this line matches no key above it: the keys of one map " +
+			"line up, and a value is indented under its own key",
+		"did not find expected '-' indicator": "the indentation of this line matches no list above it: the entries " +
+			"of one list line up on their '- '",
+		"mapping values are not allowed in this context": "a ': ' where a plain value goes (a second ': ' on the " +
+			"line, or a key indented under a value): quote a value that holds ': ', or fix the indentation",
+		"block sequence entries are not allowed in this context": "a list entry ('- ') where a plain value goes: " +
+			"start the list on the line after its key",
+		"could not find expected ':'": "a key without ':', or a value that goes on past where it should end",
+		"found character that cannot start any token": "a character no YAML value can start with (a tab " +
+			"in the indentation, or a value starting with @ or `: quote it)",
+		"found a tab character that violates indentation": "a tab in the indentation: YAML indents with spaces only",
+		"found a tab character where an indentation space is expected": "a tab in the indentation: YAML indents " +
+			"with spaces only",
+		"found unexpected end of stream": "a quoted value that is never closed",
+		"did not find expected node content": "a value is missing where one must be",
+		"found undefined tag handle":         "a value starting with '!' is read as a tag: quote it",
+	}
+	for phrase, w := range words {
+		if strings.HasPrefix(msg, phrase) {
+			return fmt.Sprintf("%s (yaml: %s)", w, msg)
+		}
+	}
+	if strings.HasPrefix(msg, "did not find expected ',' or") {
+		return fmt.Sprintf("a [list] or {map} written on one line is not closed, or misses a comma (yaml: %s)", msg)
+	}
+	return "yaml: " + msg
+}

@@ -1,0 +1,93 @@
+package yamlerr
+
+import (
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+func TestLocate(t *testing.T) {
+	cases := []struct {
+		name, text string
+		line       int
+		words      string
+	}{
+		{"misindented key", "apiVersion: v1\nkind: MultiPatch\nmetadata:\n  name: p\npatches:\n- target:\n    kind: Deployment\n    name: api\n   patch: |\n    spec: {}\n",
+			9, "matches no key above it"},
+		{"second colon", "a:\n  b: 1\n  c: x: y\n", 3, "a ': ' where a plain value goes"},
+		{"tab indentation", "a:\n  b: 1\n\tc: 2\n", 3, "tab in the indentation"},
+		{"misindented list entry", "a:\n  - x\n  - y\n - z\n", 4, "matches no"},
+		{"unclosed quote", "a: \"abc\nb: 1\n\n", 2, "never closed"},
+		{"unclosed flow", "a: [1, 2\nb: 1\n", 2, "not closed"},
+		{"at sign", "a:\n  b: @x\n", 2, "quote it"},
+		{"entry among keys", "a:\n  b: 1\n  - c\n", 3, ""},
+		{"second document", "a: 1\n---\nb: 1\n  c: 2\n", 4, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var n yaml.Node
+			err := yaml.Unmarshal([]byte(c.text), &n)
+			if c.name == "second document" {
+				dec := yaml.NewDecoder(strings.NewReader(c.text))
+				for err == nil {
+					err = dec.Decode(&n)
+				}
+			}
+			s, ok := Locate([]byte(c.text), err)
+			if !ok {
+				t.Fatalf("not located: %v", err)
+			}
+			if s.Line != c.line || !strings.Contains(s.Problem, c.words) {
+				t.Fatalf("got %v (yaml.v3: %v); want line %d and %q", s, err, c.line, c.words)
+			}
+			want := strings.Split(c.text, "\n")[c.line-1]
+			if s.Text != strings.ReplaceAll(want, "\t", `\t`) {
+				t.Fatalf("text %q, want %q", s.Text, want)
+			}
+		})
+	}
+}
+
+func TestLocateNotSyntax(t *testing.T) {
+	if _, ok := Locate([]byte("a: 1"), nil); ok {
+		t.Error("nil error located")
+	}
+	var v struct{ A int }
+	err := yaml.Unmarshal([]byte("a: x"), &v)
+	if _, ok := Locate([]byte("a: x"), err); ok {
+		t.Errorf("a type error located: %v", err)
+	}
+}
+
+func TestAt(t *testing.T) {
+	s := &Syntax{Line: 3, Text: "x", Problem: "p"}
+	if got := s.At(10).Line; got != 12 {
+		t.Errorf("got %d, want 12", got)
+	}
+}
+
+// FuzzLocate: for any text yaml.v3 refuses, Locate names a line of the
+// text, and yaml.v3 reads the lines before it without a syntax error of
+// their own (or they end early, inside a quote or bracket).
+func FuzzLocate(f *testing.F) {
+	f.Add("a:\n  b: 1\n  c: x: y\n")
+	f.Add("a:\n\tb: 1\n")
+	f.Add("a: \"abc\nb: 1\n")
+	f.Add("- a\n - b\n-c: [\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		var n yaml.Node
+		err := yaml.Unmarshal([]byte(text), &n)
+		s, ok := Locate([]byte(text), err)
+		if !ok {
+			return
+		}
+		lines := strings.SplitAfter(text, "\n")
+		if s.Line < 1 || s.Line > len(lines) {
+			t.Fatalf("line %d of %d", s.Line, len(lines))
+		}
+		if brokenFor([]byte(strings.Join(lines[:s.Line-1], ""))) {
+			t.Fatalf("the lines before line %d already break", s.Line)
+		}
+	})
+}

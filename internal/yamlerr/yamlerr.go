@@ -118,7 +118,7 @@ func inWords(msg string) string {
 		"found a tab character that violates indentation": "a tab in the indentation: YAML indents with spaces only",
 		"found a tab character where an indentation space is expected": "a tab in the indentation: YAML indents " +
 			"with spaces only",
-		"found unexpected end of stream": "a quoted value that is never closed",
+		"found unexpected end of stream":     "a quoted value that is never closed",
 		"did not find expected node content": "a value is missing where one must be",
 		"found undefined tag handle":         "a value starting with '!' is read as a tag: quote it",
 	}

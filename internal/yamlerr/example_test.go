@@ -20,5 +20,5 @@ func ExampleLocate() {
 	}
 	// Output:
 	// yaml: line 1: did not find expected key
-	// line 4: "   patch: |": the indentation of this line matches no key above it: the keys of one map line up, and a value is indented under its own key (yaml: did not find expected key)
+	// line 4: "   patch: …": the indentation of this line matches no key above it: the keys of one map line up, and a value is indented under its own key (yaml: did not find expected key)
 }

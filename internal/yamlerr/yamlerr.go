@@ -16,14 +16,16 @@ import (
 type Syntax struct {
 	// Line is the 1-based line of the text where it stops being YAML.
 	Line int
-	// Text is that line as written (tabs shown as \t), cut to 120 bytes.
-	Text string
+	// Shown is that line as messages may quote it: its indentation, list
+	// dashes and key as written, any value after them elided ("  password: …"),
+	// since the line may hold a value no message may print (a Secret's).
+	Shown string
 	// Problem says what is wrong, in words, with yaml.v3's own phrase.
 	Problem string
 }
 
 func (s *Syntax) Error() string {
-	return fmt.Sprintf("line %d: %q: %s", s.Line, s.Text, s.Problem)
+	return fmt.Sprintf("line %d: %q: %s", s.Line, s.Shown, s.Problem)
 }
 
 // At is the same error with its line counted from first, the line of the
@@ -66,11 +68,34 @@ func Locate(text []byte, err error) (s *Syntax, ok bool) {
 	for steps := 0; k > 0 && steps < 64 && broken(k-1); steps++ { // bounded: each step parses the text
 		k--
 	}
-	line := strings.TrimRight(string(lines[k]), "\r\n")
-	if len(line) > 120 {
-		line = line[:117] + "..."
+	return &Syntax{Line: k + 1, Shown: elide(strings.TrimRight(string(lines[k]), "\r\n")), Problem: inWords(msg)}, true
+}
+
+// elide keeps what a line's structure is made of (indentation, "- ", a key
+// up to its ':') and replaces the rest with "…".
+func elide(line string) string {
+	shown := len(line) - len(strings.TrimLeft(line, " \t"))
+	for strings.HasPrefix(line[shown:], "- ") {
+		shown += 2
 	}
-	return &Syntax{Line: k + 1, Text: strings.ReplaceAll(line, "\t", `\t`), Problem: inWords(msg)}, true
+	rest := line[shown:]
+	if i := strings.Index(rest, ": "); i >= 0 {
+		shown += i + 1
+	} else if strings.HasSuffix(rest, ":") {
+		shown = len(line)
+	}
+	if shown > 80 {
+		// a long key: only the indentation is worth showing
+		shown = len(line) - len(strings.TrimLeft(line, " \t"))
+	}
+	if shown == len(line) {
+		return line
+	}
+	prefix := strings.ToValidUTF8(line[:shown], "")
+	if prefix == "" || strings.HasSuffix(prefix, " ") || strings.HasSuffix(prefix, "\t") {
+		return prefix + "…"
+	}
+	return prefix + " …"
 }
 
 // brokenFor reports whether yaml.v3 fails on the text for a reason other

@@ -48,6 +48,9 @@ type configLines struct {
 	nodes  map[*yaml.Node]int // line in the file of each node, when the file was read
 	offset func(n *yaml.Node) int
 	none   bool // no line can be given
+	// literal: the nodes written as literal block scalars (|) in the file
+	// read, whose lines of text are the file's lines after the indicator
+	literal map[*yaml.Node]bool
 }
 
 // kpt's annotations on a config it read from a file, each on a line of its own.
@@ -84,7 +87,8 @@ func linesOf(config *yaml.RNode) *configLines {
 	if pkg, file := ann("internal.config.kubernetes.io/package-path"), ann("internal.config.kubernetes.io/path"); pkg != "" && file != "" &&
 		filepath.IsAbs(pkg) && !filepath.IsAbs(file) && !escapes(filepath.Clean(filepath.FromSlash(file))) {
 		if doc := configDoc(pkg, filepath.Join(pkg, filepath.Clean(filepath.FromSlash(file))), top); doc != nil {
-			return &configLines{file: file, nodes: sameNodes(top, doc)}
+			nodes, literal := sameNodes(top, doc)
+			return &configLines{file: file, nodes: nodes, literal: literal}
 		}
 	}
 	// kpt fn eval --fn-config.
@@ -94,7 +98,8 @@ func linesOf(config *yaml.RNode) *configLines {
 	// kustomize.
 	if ann("config.kubernetes.io/local-config") != "" {
 		if file, doc := kustomizationConfig(top); doc != nil {
-			return &configLines{file: file, nodes: sameNodes(top, doc)}
+			nodes, literal := sameNodes(top, doc)
+			return &configLines{file: file, nodes: nodes, literal: literal}
 		}
 		return &configLines{none: true}
 	}
@@ -104,19 +109,25 @@ func linesOf(config *yaml.RNode) *configLines {
 // at says where a node is: "line 15", "line 15 of fns/patches.yaml", or ""
 // when that cannot be told.
 func (l *configLines) at(n *yaml.Node) string {
-	line := n.Line
+	return l.lineAt(l.line(n))
+}
+
+// line is the line of a node in the user's file (0 when it cannot be told).
+func (l *configLines) line(n *yaml.Node) int {
 	switch {
 	case l == nil:
 	case l.none:
-		return ""
+		return 0
 	case l.nodes != nil:
-		var ok bool
-		if line, ok = l.nodes[n]; !ok {
-			return ""
-		}
+		return l.nodes[n]
 	case l.offset != nil:
-		line = l.offset(n)
+		return max(l.offset(n), 0)
 	}
+	return n.Line
+}
+
+// lineAt says "line 15" or "line 15 of fns/patches.yaml" ("" for 0).
+func (l *configLines) lineAt(line int) string {
 	if line <= 0 {
 		return ""
 	}
@@ -124,6 +135,15 @@ func (l *configLines) at(n *yaml.Node) string {
 		return fmt.Sprintf("line %d of %s", line, l.file)
 	}
 	return fmt.Sprintf("line %d", line)
+}
+
+// isLiteral reports whether n is a literal block scalar in the user's file,
+// so that its lines of text are that file's lines after n's own.
+func (l *configLines) isLiteral(n *yaml.Node) bool {
+	if l != nil && l.literal != nil {
+		return l.literal[n]
+	}
+	return n.Kind == yaml.ScalarNode && n.Style&yaml.LiteralStyle != 0
 }
 
 // paren is at(n) in parentheses with a leading space, or "".
@@ -137,8 +157,9 @@ func (l *configLines) paren(n *yaml.Node) string {
 // sameNodes pairs each node of the config as sent with the node at the same
 // path (map keys, list indexes) in the file's document, and records the
 // file's line for it.
-func sameNodes(sent, file *yaml.Node) map[*yaml.Node]int {
+func sameNodes(sent, file *yaml.Node) (map[*yaml.Node]int, map[*yaml.Node]bool) {
 	m := map[*yaml.Node]int{}
+	literal := map[*yaml.Node]bool{}
 	var walk func(a, b *yaml.Node)
 	walk = func(a, b *yaml.Node) {
 		if a == nil || b == nil {
@@ -148,6 +169,9 @@ func sameNodes(sent, file *yaml.Node) map[*yaml.Node]int {
 			b = b.Alias
 		}
 		m[a] = b.Line
+		if b.Kind == yaml.ScalarNode && b.Style&yaml.LiteralStyle != 0 && a.Value == b.Value {
+			literal[a] = true
+		}
 		switch {
 		case a.Kind == yaml.MappingNode && b.Kind == yaml.MappingNode:
 			for i := 0; i+1 < len(a.Content); i += 2 {
@@ -166,7 +190,7 @@ func sameNodes(sent, file *yaml.Node) map[*yaml.Node]int {
 		}
 	}
 	walk(sent, file)
-	return m
+	return m, literal
 }
 
 // kptEvalOffset maps a line of the config as kpt fn eval sends it to the

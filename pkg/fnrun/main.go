@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"github.com/patchwork-krm/patchwork/internal/rlio"
+	"github.com/patchwork-krm/patchwork/internal/yamlerr"
 	"io"
 	"os"
 	"path/filepath"
@@ -96,7 +97,7 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 	}
 	configs, err := (&kio.ByteReader{Reader: bytes.NewReader(raw), OmitReaderAnnotations: true}).Read()
 	if err != nil {
-		return fail(fmt.Errorf("%s: %w", configPath, err))
+		return fail(fileError(configPath, raw, err))
 	}
 	if len(configs) != 1 {
 		return fail(fmt.Errorf("%s: want exactly one config document, found %d", configPath, len(configs)))
@@ -106,17 +107,21 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 	}
 	var items []*yaml.RNode
 	for _, name := range files {
-		var in io.Reader = stdin
-		if name != "-" {
-			b, err := os.ReadFile(name)
-			if err != nil {
-				return fail(err)
-			}
-			in = bytes.NewReader(b)
+		var b []byte
+		if name == "-" {
+			b, err = io.ReadAll(stdin)
+		} else {
+			b, err = os.ReadFile(name)
 		}
-		got, err := rlio.ReadStream(in)
 		if err != nil {
-			return fail(fmt.Errorf("%s: %w", name, err))
+			return fail(err)
+		}
+		got, err := rlio.ReadStream(bytes.NewReader(b))
+		if err != nil {
+			if name == "-" {
+				name = "stdin"
+			}
+			return fail(fileError(name, b, err))
 		}
 		items = append(items, got...)
 	}
@@ -133,6 +138,15 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 		return fail(err)
 	}
 	return 0
+}
+
+// fileError names the file and, for a YAML syntax error, the line where it
+// breaks, shown, and what is wrong in words.
+func fileError(name string, raw []byte, err error) error {
+	if s, ok := yamlerr.Locate(raw, err); ok {
+		return fmt.Errorf("%s, %v", name, s)
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 func printResults(w io.Writer, rs framework.Results) {

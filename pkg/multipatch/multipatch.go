@@ -96,7 +96,7 @@ func compile(req *fnrun.Request, e entry) (*compiled, error) {
 	targeted := e.Target != nil || len(e.Targets) > 0
 	docs, err := parseDocuments(text, e.Type, targeted, e.Reject)
 	if err != nil {
-		return nil, err
+		return nil, req.SyntaxError(err, text, e.name, "patch", cmp.Or(e.Path, e.File))
 	}
 	c := &compiled{entry: e, docs: docs}
 	if targeted {

@@ -4,6 +4,7 @@
 package podspec
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
@@ -150,12 +151,18 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 	}
 	if text != "" {
 		if c.podSpec, err = parsePodSpecPatch(text); err != nil {
+			if serr := req.SyntaxError(err, text, name, "patch", cmp.Or(p.Path, p.File)); serr != err {
+				return nil, serr
+			}
 			return nil, fmt.Errorf("patch: %w", err)
 		}
 		c.typos = append(c.typos, typos("patch", c.podSpec, podSpecShape())...)
 	}
 	if p.ContainerPatch != "" {
 		if err := c.parseContainerPatch(p.ContainerPatch); err != nil {
+			if serr := req.SyntaxError(err, p.ContainerPatch, name, "containerPatch", ""); serr != err {
+				return nil, serr
+			}
 			return nil, fmt.Errorf("containerPatch: %w", err)
 		}
 		c.typos = append(c.typos, typos("containerPatch", c.container, containerShape())...)

@@ -66,7 +66,9 @@ func Load(src Sources, read ReadFunc) ([]Pair, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
-		all = append(all, Pair{Key: key, Value: string(b), Source: where})
+		// a value from a file is told by the file's name (the user's own),
+		// not only by its place in the config
+		all = append(all, Pair{Key: key, Value: string(b), Source: fmt.Sprintf("%s, file %s", where, p)})
 	}
 	seen := make(map[string]string, len(all))
 	for _, p := range all {

@@ -134,7 +134,7 @@ func TestLoadErrors(t *testing.T) {
 		"duplicate across sources": {Sources{Envs: []string{"a.env"}, Literals: []Pair{{Key: "K", Value: "2", Source: "literals[0]"}}},
 			`literals[0]: key "K" is already given by envs[0] line 1`},
 		"duplicate file key": {Sources{Literals: []Pair{{Key: "K", Value: "2", Source: "literals[0]"}}, Files: []string{"K"}},
-			`files[0]: key "K" is already given by literals[0]`},
+			`files[0], file K: key "K" is already given by literals[0]`},
 		"missing file":  {Sources{Files: []string{"nope.txt"}}, "files[0]: no such file"},
 		"missing env":   {Sources{Envs: []string{"nope.env"}}, "envs[0]: no such file"},
 		"invalid key":   {Sources{Literals: []Pair{{Key: "a b", Value: "1", Source: "literals[0]"}}}, `literals[0]: invalid key "a b"`},

@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -126,5 +128,80 @@ func TestKyamlIOEscapeHatch(t *testing.T) {
 	slow := run(t, dir, []string{"PATCHWORK_KYAML_IO=1"}, []byte(in), bin)
 	if fast.code != 0 || slow.code != 0 || fast.stdout != slow.stdout {
 		t.Fatalf("want the same output\n%s\n%s", fast, slow)
+	}
+}
+
+// TestStandaloneLists: resources inside kind: List and FooList documents
+// (how some operators ship their dashboards) are selected as kustomize
+// selects them, and written back inside their List, in place.
+func TestStandaloneLists(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "dashboards.yaml"), []byte(`# the dashboards, one list
+apiVersion: v1
+kind: ConfigMapList
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: dash-a
+  data:
+    dash.json: '{"title": "A", "host": "old"}'
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: dash-b # second
+  data:
+    dash.json: '{"title": "B", "host": "old"}'
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: env
+  data:
+    HOST: grafana.example.com
+`), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "replace.yaml"), []byte(`apiVersion: fn.patchwork.dev/v1alpha1
+kind: StructuredReplacement
+metadata:
+  name: host
+replacements:
+- source: {kind: ConfigMap, name: env, fieldPath: data.HOST}
+  targets:
+  - select: {kind: ConfigMap, name: dash-.*}
+    fieldPaths: ['data.dash\.json.host']
+`), 0o644))
+	r := run(t, dir, nil, nil, requireFunction(t, "structured-replacement"), "replace.yaml", "dashboards.yaml")
+	want := `# the dashboards, one list
+apiVersion: v1
+kind: ConfigMapList
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: dash-a
+  data:
+    dash.json: '{"title": "A", "host": "grafana.example.com"}'
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: dash-b # second
+  data:
+    dash.json: '{"title": "B", "host": "grafana.example.com"}'
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: env
+  data:
+    HOST: grafana.example.com
+`
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("want both dashboards changed inside their List\n%s\n--- want\n%s", r, want)
 	}
 }

@@ -125,6 +125,9 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 		}
 		items = append(items, got...)
 	}
+	// the items of List resources are resources of their own, as kustomize
+	// makes them, and go back into their Lists
+	items, lists := rlio.ExpandLists(items)
 	req := &Request{Items: items, Config: configs[0], ConfigDir: filepath.Dir(configPath),
 		ConfigDirWhy: "the directory of the config file " + configPath}
 	standaloneConfigs.Store(configs[0].YNode(), configPath)
@@ -134,7 +137,11 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 	if outcome.Failed {
 		return 1
 	}
-	if err := rlio.WriteStream(stdout, req.Items); err != nil {
+	out := req.Items
+	if lists != nil {
+		out = lists.Collapse(out)
+	}
+	if err := rlio.WriteStream(stdout, out); err != nil {
 		return fail(err)
 	}
 	return 0

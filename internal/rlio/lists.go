@@ -1,0 +1,146 @@
+package rlio
+
+import (
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Lists are the List resources of a standalone stream (kind List, or any
+// kind ending in "List", with an items list: ConfigMapList, the way some
+// operators ship their dashboards) whose items a function works on as
+// resources of their own, and that are written back as Lists, in place.
+//
+// kustomize expands such Lists into their items before any transformer
+// sees them (and writes the items out loose); kpt refuses them. Standalone,
+// a function gets the items, as under kustomize, and each item goes back
+// into its List, which keeps its place, comments and layout.
+type Lists struct {
+	docs  []*yaml.RNode // the stream's documents as read
+	items []*yaml.RNode // the resources handed to the function
+	// list[i] is the document (in docs) items[i] came from when it is a
+	// List's item, or -1
+	list []int
+}
+
+// ExpandLists returns the resources of a stream: its documents, with each
+// List's items in place of the List. lists is nil when there is no List.
+func ExpandLists(docs []*yaml.RNode) (items []*yaml.RNode, lists *Lists) {
+	l := &Lists{docs: docs}
+	expanded := false
+	for d, doc := range docs {
+		seq := listItems(doc)
+		if seq == nil {
+			l.items = append(l.items, doc)
+			l.list = append(l.list, -1)
+			continue
+		}
+		expanded = true
+		for _, it := range seq.Content {
+			l.items = append(l.items, yaml.NewRNode(it))
+			l.list = append(l.list, d)
+		}
+	}
+	if !expanded {
+		return docs, nil
+	}
+	return append([]*yaml.RNode(nil), l.items...), l
+}
+
+// listItems is the items sequence of a List with at least one item that is
+// a map (a resource), else nil.
+func listItems(doc *yaml.RNode) *yaml.Node {
+	n := doc.YNode()
+	if n.Kind != yaml.MappingNode || !strings.HasSuffix(doc.GetKind(), "List") {
+		return nil
+	}
+	items := doc.Field("items")
+	if items == nil || items.Value.YNode().Kind != yaml.SequenceNode || len(items.Value.YNode().Content) == 0 {
+		return nil
+	}
+	for _, it := range items.Value.YNode().Content {
+		if it.Kind != yaml.MappingNode {
+			return nil
+		}
+	}
+	return items.Value.YNode()
+}
+
+// Collapse puts the function's output back into the stream's Lists. An
+// item stays in its List when it is the node that came from it (functions
+// edit resources in place); items the function removed leave their List,
+// and new ones, including a resource a function rebuilt as a new node,
+// stand alone. A List is written where its first remaining item is, and one
+// left with no item keeps its place after what preceded it.
+func (l *Lists) Collapse(out []*yaml.RNode) []*yaml.RNode {
+	index := make(map[*yaml.Node]int, len(l.items))
+	for i, it := range l.items {
+		index[it.YNode()] = i
+	}
+	origin := make([]int, len(out)) // the input position of each output item, or -1
+	for j, it := range out {
+		origin[j] = -1
+		if i, ok := index[it.YNode()]; ok {
+			origin[j] = i
+		}
+	}
+	members := map[int][]*yaml.Node{} // List document → its items, in output order
+	for j, it := range out {
+		if o := origin[j]; o >= 0 && l.list[o] >= 0 {
+			members[l.list[o]] = append(members[l.list[o]], it.YNode())
+		}
+	}
+	var result []*yaml.RNode
+	written := map[int]bool{}
+	var emptied []int // Lists the function took every item out of
+	for d := range l.docs {
+		if listItems(l.docs[d]) != nil && len(members[d]) == 0 {
+			emptied = append(emptied, d)
+		}
+	}
+	// an emptied List is written (with "items: []") once what preceded it is
+	writeEmptied := func(before int) {
+		for _, d := range emptied {
+			if !written[d] && firstItem(l.list, d) < before {
+				l.docs[d].Field("items").Value.YNode().Content = nil
+				result = append(result, l.docs[d])
+				written[d] = true
+			}
+		}
+	}
+	lastInput := -1 // new items after this one come after everything read
+	for j := range out {
+		if origin[j] >= 0 {
+			lastInput = j
+		}
+	}
+	for j, it := range out {
+		d := -1
+		if o := origin[j]; o >= 0 {
+			d = l.list[o]
+			writeEmptied(o)
+		} else if j > lastInput {
+			writeEmptied(len(l.items) + 1)
+		}
+		switch {
+		case d < 0:
+			result = append(result, it)
+		case !written[d]:
+			l.docs[d].Field("items").Value.YNode().Content = members[d]
+			result = append(result, l.docs[d])
+			written[d] = true
+		}
+	}
+	writeEmptied(len(l.items) + 1)
+	return result
+}
+
+// firstItem is the position of the first item of List document d.
+func firstItem(list []int, d int) int {
+	for i, x := range list {
+		if x == d {
+			return i
+		}
+	}
+	return len(list)
+}

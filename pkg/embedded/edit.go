@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -51,6 +52,12 @@ type Error struct {
 	// resolved when it failed.
 	Segment int
 	Msg     string
+	// Missing: the segment names a map key, or a list element, that is
+	// not there and that Options.Create would add.
+	Missing bool
+	// Near is, for a missing map key, the key there nearest to it (a
+	// likely typo), unless the text is secret; or "".
+	Near string
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -214,7 +221,7 @@ func joinPath(a, b fieldpath.Path) fieldpath.Path {
 // numbering of the enclosing path.
 func shift(err error, by int) error {
 	if e, ok := err.(*Error); ok {
-		return &Error{Segment: e.Segment + by, Msg: e.Msg}
+		return &Error{Segment: e.Segment + by, Msg: e.Msg, Missing: e.Missing, Near: e.Near}
 	}
 	return err
 }
@@ -299,7 +306,7 @@ func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *n
 					here.kind = addTo
 					return []place{here}, nil
 				}
-				return nil, &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.describe(n), d.of(), keyList(n))}
+				return nil, &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.describe(n), d.of(), keyList(n)), Missing: true, Near: d.nearKey(n, seg.Key)}
 			}
 			return d.resolve(n.children[idx], path, i+1, appendAddr(addr, idx), n, create, edit)
 		case fieldpath.Wildcard:
@@ -316,7 +323,9 @@ func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *n
 				here.kind = addTo
 				return []place{here}, nil
 			}
-			return nil, d.errorf(i, "index %d is out of range: the %s has %d elements", seg.Index, d.describe(n), len(n.children))
+			err := d.errorf(i, "index %d is out of range: the %s has %d elements", seg.Index, d.describe(n), len(n.children))
+			err.(*Error).Missing = seg.Index == len(n.children)
+			return nil, err
 		case fieldpath.Wildcard:
 			return d.each(n, path, i, addr, create, edit, allIndexes(len(n.children)))
 		case fieldpath.Match:
@@ -331,7 +340,9 @@ func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *n
 					here.kind = addTo
 					return []place{here}, nil
 				}
-				return nil, d.errorf(i, "no element of the %s matches %s", d.describe(n), seg)
+				err := d.errorf(i, "no element of the %s matches %s", d.describe(n), seg)
+				err.(*Error).Missing = true
+				return nil, err
 			}
 			return d.each(n, path, i, addr, create, edit, matched)
 		}
@@ -410,6 +421,21 @@ func (d *doc) findKeyIndexed(n *node, key string, seg int) (int, error) {
 		return 0, d.errorf(seg, "key %q appears twice in the %s", key, d.describe(n))
 	}
 	return j, nil
+}
+
+// nearKey is the key of map n nearest to key, for Error.Near: "" when none
+// is near or the text is secret.
+func (d *doc) nearKey(n *node, key string) string {
+	if d.secret {
+		return ""
+	}
+	keys := make([]string, 0, len(n.keys))
+	for _, k := range n.keys {
+		if k.kind == scalarKind {
+			keys = append(keys, k.value)
+		}
+	}
+	return suggest.Nearest(key, keys)
 }
 
 func keyList(n *node) string {

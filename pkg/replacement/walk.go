@@ -146,7 +146,7 @@ func (s *setter) walk(n *yaml.Node, i int) (int, error) {
 		if n.ShortTag() == "!!str" {
 			out, err := embedded.Set(n.Value, s.path[i:], embedded.Options{Create: s.create, Where: s.path[:i], Cache: s.cache, Secret: s.secret}, s.set)
 			if err != nil {
-				return 0, shiftEmbedded(err, i)
+				return 0, s.embeddedError(err, i)
 			}
 			n.Value = out
 			return 1, nil
@@ -163,7 +163,7 @@ func (s *setter) walk(n *yaml.Node, i int) (int, error) {
 				return s.walk(v, i+1)
 			}
 			if !s.create {
-				return 0, errAt(i, "no field %q in %s%s%s", seg.Key, at(s.path, i), keysOf(n), createHint(n, s.path, i))
+				return 0, errAt(i, "no field %q in %s%s%s", seg.Key, at(s.path, i), keysOf(n), createHint(n, s.path, i, s.secret))
 			}
 			v := s.newNode(i + 1)
 			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg.Key}, v)
@@ -445,6 +445,22 @@ func showValue(v string, secret bool) string {
 		return "the secret value (not shown)"
 	}
 	return strconv.Quote(v)
+}
+
+// embeddedError is shiftEmbedded for an error of embedded.Set, telling,
+// as for a field missing in the resource itself, that options.create adds
+// a missing key or element.
+func (s *setter) embeddedError(err error, i int) error {
+	var e *embedded.Error
+	if s.create || !errors.As(err, &e) || !e.Missing {
+		return shiftEmbedded(err, i)
+	}
+	near := e.Near
+	err = shiftEmbedded(err, i)
+	if w, ok := err.(*walkError); ok {
+		w.msg += newFieldHint(near, "key")
+	}
+	return err
 }
 
 func shiftEmbedded(err error, by int) error {

@@ -44,6 +44,40 @@ type Options struct {
 	// Secret keeps values out of messages: the text is, or is held in, a
 	// Secret's value. Messages then name the place, never what is there.
 	Secret bool
+	// Format is the language of the text given: JSON or YAML. Unset, a
+	// text held under a key whose name ends in .json (the last segment of
+	// Where) is JSON, and an error unless it parses as JSON; any other
+	// text is JSON when it starts with { or [ and parses as JSON, and
+	// YAML otherwise. Strings nested in the text decide by their own key.
+	Format Format
+}
+
+// format is the language the text must be in, 0 when the text decides.
+func (o Options) format() Format {
+	if o.Format != 0 {
+		return o.Format
+	}
+	if namedJSON(o.Where) {
+		return JSON
+	}
+	return 0
+}
+
+// namedJSON reports whether the text held at where is JSON by its name:
+// the key holding it ends in .json (config.json, dashboard.JSON).
+func namedJSON(where fieldpath.Path) bool {
+	if len(where) == 0 {
+		return false
+	}
+	last := where[len(where)-1]
+	return last.Kind == fieldpath.Field && strings.HasSuffix(strings.ToLower(last.Key), ".json")
+}
+
+// nested returns the options for a string nested in the text at where:
+// its format is decided by its own key.
+func (o Options) nested(where fieldpath.Path) Options {
+	o.Where, o.Format = where, 0
+	return o
 }
 
 // Error is a failure to find or edit a value, and where it happened.
@@ -58,6 +92,9 @@ type Error struct {
 	// Near is, for a missing map key, the key there nearest to it (a
 	// likely typo), unless the text is secret; or "".
 	Near string
+	// NamedJSON: the text is not valid JSON, which the name of the key
+	// holding it (….json) says it is (Options.Format overrides that).
+	NamedJSON bool
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -87,9 +124,7 @@ func gather[T any](text string, path fieldpath.Path, opts Options,
 	var out []T
 	for _, p := range places {
 		if p.kind == inString {
-			inner := opts
-			inner.Where = joinPath(opts.Where, path[:p.at])
-			vs, err := next(p.n.value, path[p.at:], inner)
+			vs, err := next(p.n.value, path[p.at:], opts.nested(joinPath(opts.Where, path[:p.at])))
 			if err != nil {
 				return nil, shift(err, p.at)
 			}
@@ -115,47 +150,72 @@ func Set(text string, path fieldpath.Path, opts Options, set Setter) (string, er
 // are never modified once parsed, so sharing them is safe; only where, used
 // in messages, differs between uses.
 func parseCached(text string, opts Options) (*doc, error) {
-	if d := opts.Cache.get(text); d != nil {
+	f := opts.format()
+	if d := opts.Cache.get(text); d != nil && d.is(f) {
 		dd := *d
 		dd.where = opts.Where
 		dd.secret = opts.Secret
 		return &dd, nil
 	}
-	d, err := parseFor(text, opts.Where, opts.Secret)
+	d, err := parseFor(text, opts.Where, opts.Secret, f)
 	if err != nil {
+		if e, ok := err.(*Error); ok && f == JSON && opts.Format == 0 {
+			_, jerr := parseJSON(text)
+			e.NamedJSON = jerr != nil // not a scalar: JSON that does not parse
+		}
 		return nil, err
 	}
-	opts.Cache.put(text, d)
+	if opts.Cache.get(text) == nil {
+		opts.Cache.put(text, d)
+	}
 	return d, nil
+}
+
+// is reports whether the document was read as format f (0: as the text
+// decided, which any document was).
+func (d *doc) is(f Format) bool {
+	return f == 0 || d.format == f && !d.jsonish
 }
 
 // parse reads text as JSON when it starts with { or [ and parses as JSON,
 // and as YAML otherwise.
 func parse(text string, where fieldpath.Path) (*doc, error) {
-	return parseFor(text, where, false)
+	return parseFor(text, where, false, 0)
 }
 
 // parseFor is parse for a text whose values messages must not show when
-// secret is set.
-func parseFor(text string, where fieldpath.Path, secret bool) (*doc, error) {
+// secret is set, read as format f (0: as parse decides). Errors are
+// *Error.
+func parseFor(text string, where fieldpath.Path, secret bool, f Format) (*doc, error) {
 	var d *doc
 	var err error
 	if strings.TrimSpace(text) == "" {
 		return nil, &Error{Msg: fmt.Sprintf("%s is empty: there is no JSON or YAML document to look into", whereName(where))}
 	}
-	if looksLikeJSON(text) {
+	switch {
+	case f == JSON:
+		if d, err = parseJSON(text); err != nil {
+			return nil, syntaxMessage(text, err, where, secret)
+		}
+	case f == YAML:
+		if d, err = parseYAML(text); err != nil {
+			return nil, syntaxMessage(text, err, where, secret)
+		}
+	case looksLikeJSON(text):
 		if d, err = parseJSON(text); err != nil {
 			// Not strict JSON; it may still be YAML in flow style
 			// ({a: b}), which is worth a try before giving up.
 			yd, yerr := parseYAML(text)
 			if yerr != nil {
-				return nil, syntaxMessage(text, err, where)
+				return nil, syntaxMessage(text, err, where, secret)
 			}
 			d = yd
 			d.jsonish = true
 		}
-	} else if d, err = parseYAML(text); err != nil {
-		return nil, syntaxMessage(text, err, where)
+	default:
+		if d, err = parseYAML(text); err != nil {
+			return nil, syntaxMessage(text, err, where, secret)
+		}
 	}
 	d.where = where
 	d.secret = secret
@@ -169,10 +229,15 @@ func parseFor(text string, where fieldpath.Path, secret bool) (*doc, error) {
 	return d, nil
 }
 
-func syntaxMessage(text string, err error, where fieldpath.Path) error {
+// syntaxMessage says where text fails to parse. For a secret text the
+// parser's own words stay out: they may quote what is there.
+func syntaxMessage(text string, err error, where fieldpath.Path, secret bool) error {
 	se, ok := err.(*syntaxError)
 	if !ok {
 		return &Error{Msg: err.Error()}
+	}
+	if secret {
+		se = &syntaxError{format: se.format, offset: se.offset, lineOnly: se.lineOnly, msg: "what is there is not shown (the text is secret)"}
 	}
 	d := &doc{text: text, lines: lineStarts(text, se.format == YAML)}
 	if se.offset < 0 {
@@ -221,7 +286,7 @@ func joinPath(a, b fieldpath.Path) fieldpath.Path {
 // numbering of the enclosing path.
 func shift(err error, by int) error {
 	if e, ok := err.(*Error); ok {
-		return &Error{Segment: e.Segment + by, Msg: e.Msg, Missing: e.Missing, Near: e.Near}
+		return &Error{Segment: e.Segment + by, Msg: e.Msg, Missing: e.Missing, Near: e.Near, NamedJSON: e.NamedJSON}
 	}
 	return err
 }

@@ -12,7 +12,9 @@ import (
 // column, unless Options.Format says otherwise. Strings nested in it
 // decide by their own key.
 func TestNamedJSON(t *testing.T) {
-	set := func(*yaml.Node) (*yaml.Node, error) { return &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: "x"}, nil }
+	set := func(*yaml.Node) (*yaml.Node, error) {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: "x"}, nil
+	}
 	cache := NewCache()
 	for _, c := range []struct {
 		text, where, path string

@@ -496,8 +496,17 @@ func (d *doc) yamlLayout() yamlLayout {
 
 // keyQuoting is how the document quotes its keys, which new keys copy:
 // doubleStyle or singleStyle when every key is quoted so (jsonnet writes
-// "key": ...), plainStyle otherwise.
+// "key": ...), plainStyle otherwise. Worked out once per document: a batch
+// writes many values.
 func (d *doc) keyQuoting() style {
+	if d.keyQuote == nil {
+		q := d.findKeyQuoting()
+		d.keyQuote = &q
+	}
+	return *d.keyQuote
+}
+
+func (d *doc) findKeyQuoting() style {
 	if d.format != YAML || d.root == nil {
 		return plainStyle
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/generator/hash"
 )
 
 // notFound is the error of a merge or replace whose resource is not in the
@@ -61,7 +62,16 @@ func (r *run) nearMisses(e entry) (hints, items []string) {
 		add(k, is)
 	}
 	for k, is := range x.byBase {
-		add(k, is) // kustomize's hashed names, by the name before the hash
+		// kustomize's hashed names, by the name before the hash, when
+		// the hash is the content's (as find requires)
+		var hashed []int
+		for _, i := range is {
+			n := r.req.Items[i].GetName()
+			if s, err := hash.Suffix(r.req.Items[i]); err == nil && s == n[len(n)-hash.Len:] {
+				hashed = append(hashed, i)
+			}
+		}
+		add(k, hashed)
 	}
 	byPlace := func(fs []found) {
 		sort.Slice(fs, func(i, j int) bool {

@@ -92,8 +92,8 @@ type Error struct {
 	// Near is, for a missing map key, the key there nearest to it (a
 	// likely typo), unless the text is secret; or "".
 	Near string
-	// NamedJSON: the text is not valid JSON, which the name of the key
-	// holding it (….json) says it is (Options.Format overrides that).
+	// NamedJSON: the text is valid YAML but not the JSON the name of the
+	// key holding it (….json) says it is (Options.Format overrides that).
 	NamedJSON bool
 }
 
@@ -160,8 +160,11 @@ func parseCached(text string, opts Options) (*doc, error) {
 	d, err := parseFor(text, opts.Where, opts.Secret, f)
 	if err != nil {
 		if e, ok := err.(*Error); ok && f == JSON && opts.Format == 0 {
+			// JSON that does not parse (not a scalar) but would as YAML:
+			// the name is what makes it an error
 			_, jerr := parseJSON(text)
-			e.NamedJSON = jerr != nil // not a scalar: JSON that does not parse
+			_, yerr := parseYAML(text)
+			e.NamedJSON = jerr != nil && yerr == nil
 		}
 		return nil, err
 	}

@@ -62,3 +62,12 @@ func TestSyntaxErrorsKeepSecrets(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// Neither JSON nor YAML: the name is not what makes it an error, and
+// NamedJSON stays unset (format: yaml would not help).
+func TestNamedJSONNeitherFormat(t *testing.T) {
+	_, err := Get("{\"a\": [1,\n", fieldpath.MustParse("a"), Options{Where: fieldpath.MustParse(`data.c\.json`)})
+	if e, ok := err.(*Error); !ok || e.NamedJSON {
+		t.Errorf("err %#v", err)
+	}
+}

@@ -12,7 +12,9 @@
 // directives, lists.go handles list-wide directives and replace/set lists,
 // keyed.go merges lists by keys, order.go implements $setElementOrder,
 // nodes.go holds node helpers, aliases.go repairs YAML aliases after a merge
-// moved their anchors, and path.go renders the location of errors.
+// moved their anchors, path.go renders the location of errors, and
+// elements.go tells what became of keyed list elements (MergeElements,
+// Tally).
 //
 // Merge only reads the patch, so one patch may be applied to many documents
 // concurrently.

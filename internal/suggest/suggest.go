@@ -6,6 +6,7 @@ package suggest
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -17,7 +18,21 @@ import (
 // for up to four characters, then one more per four characters, at most
 // three, and fewer than the word has characters. Ties go to the earlier candidate, so callers pass them in a
 // stable order.
+//
+// When no candidate is that close, a camelCase name that lacks, or adds,
+// one whole word of a candidate is still a likely slip: storageClass for
+// storageClassName, imagePolicy for imagePullPolicy. Such a word is four
+// or more edits away, past any limit that keeps unrelated short names
+// apart, so it is matched word by word instead; only a candidate that is
+// the one such match is suggested.
 func Nearest(word string, candidates []string) string {
+	if near := nearestByEdits(word, candidates); near != "" {
+		return near
+	}
+	return oneWordApart(word, candidates)
+}
+
+func nearestByEdits(word string, candidates []string) string {
 	best, bestDist := "", -1
 	limit := Limit(word)
 	lw := strings.ToLower(word)
@@ -85,4 +100,64 @@ func Distance(a, b string, max int) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+// oneWordApart returns the one candidate whose camelCase words are word's
+// with a single word more or less (compared without regard to case), or ""
+// when there is none or more than one. Both must have two words or more:
+// a lone word (name, image) says too little to guess from.
+func oneWordApart(word string, candidates []string) string {
+	ws := camelWords(word)
+	if len(ws) < 2 {
+		return ""
+	}
+	found := ""
+	for _, c := range candidates {
+		cs := camelWords(c)
+		if len(cs) < 2 || c == word || !(dropsOne(cs, ws) || dropsOne(ws, cs)) {
+			continue
+		}
+		if found != "" && found != c {
+			return "" // two such candidates: no guess
+		}
+		found = c
+	}
+	return found
+}
+
+// dropsOne reports whether short is long without one of its words.
+func dropsOne(long, short []string) bool {
+	if len(long) != len(short)+1 {
+		return false
+	}
+	i := 0
+	for i < len(short) && long[i] == short[i] {
+		i++
+	}
+	for ; i < len(short); i++ {
+		if long[i+1] != short[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// camelWords splits a camelCase name into its lower-cased words:
+// storageClassName → storage, class, name. A run of capitals is one word
+// (podIP → pod, ip); digits stay with the word before them.
+func camelWords(s string) []string {
+	var words []string
+	start := 0
+	rs := []rune(s)
+	for i := 1; i < len(rs); i++ {
+		upper := unicode.IsUpper(rs[i])
+		if upper && (!unicode.IsUpper(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
+			words = append(words, strings.ToLower(string(rs[start:i])))
+			start = i
+		}
+	}
+	if start < len(rs) {
+		words = append(words, strings.ToLower(string(rs[start:])))
+	}
+	return words
 }

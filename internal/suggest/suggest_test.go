@@ -28,6 +28,15 @@ func TestNearest(t *testing.T) {
 		{"paused", []string{"paused"}, ""},
 		// ties: the earlier candidate
 		{"cat", []string{"bat", "hat"}, "bat"},
+		// a camelCase word too many or too few (issue 20): further than
+		// edits allow, still a likely slip
+		{"storageClass", []string{"accessModes", "resources", "selector", "storageClassName", "volumeMode", "volumeName"}, "storageClassName"},
+		{"imagePolicy", []string{"image", "imagePullPolicy", "name"}, "imagePullPolicy"},
+		{"terminationGracePeriod", []string{"terminationGracePeriodSeconds", "tolerations"}, "terminationGracePeriodSeconds"},
+		{"serviceAccountNameRef", []string{"serviceAccount", "serviceAccountName"}, "serviceAccountName"},
+		// two candidates a word apart: no guess; one word says too little
+		{"serviceFoo", []string{"serviceFooAccount", "serviceFooName"}, ""},
+		{"storage", []string{"storageClass"}, ""},
 	} {
 		if got := Nearest(tc.word, tc.candidates); got != tc.want {
 			t.Errorf("Nearest(%q) = %q, want %q", tc.word, got, tc.want)

@@ -418,9 +418,7 @@ func (b *batch) overlaps(changes []Change) error {
 // finishNested edits the document in a string with the changes that go
 // into it, and writes the string back.
 func (b *batch) finishNested(nd *nested) error {
-	inner := b.opts
-	inner.Where = nd.where
-	s, err := Edit(nd.p.n.value, inner, nd.changes...)
+	s, err := Edit(nd.p.n.value, b.opts.nested(nd.where), nd.changes...)
 	if err != nil {
 		return shift(err, nd.p.at)
 	}

@@ -182,7 +182,7 @@ func Check(text string, f Format) error {
 		_, err = parseYAML(text)
 	}
 	if err != nil {
-		return syntaxMessage(text, err, nil)
+		return syntaxMessage(text, err, nil, false)
 	}
 	return nil
 }

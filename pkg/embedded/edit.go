@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -43,6 +44,40 @@ type Options struct {
 	// Secret keeps values out of messages: the text is, or is held in, a
 	// Secret's value. Messages then name the place, never what is there.
 	Secret bool
+	// Format is the language of the text given: JSON or YAML. Unset, a
+	// text held under a key whose name ends in .json (the last segment of
+	// Where) is JSON, and an error unless it parses as JSON; any other
+	// text is JSON when it starts with { or [ and parses as JSON, and
+	// YAML otherwise. Strings nested in the text decide by their own key.
+	Format Format
+}
+
+// format is the language the text must be in, 0 when the text decides.
+func (o Options) format() Format {
+	if o.Format != 0 {
+		return o.Format
+	}
+	if namedJSON(o.Where) {
+		return JSON
+	}
+	return 0
+}
+
+// namedJSON reports whether the text held at where is JSON by its name:
+// the key holding it ends in .json (config.json, dashboard.JSON).
+func namedJSON(where fieldpath.Path) bool {
+	if len(where) == 0 {
+		return false
+	}
+	last := where[len(where)-1]
+	return last.Kind == fieldpath.Field && strings.HasSuffix(strings.ToLower(last.Key), ".json")
+}
+
+// nested returns the options for a string nested in the text at where:
+// its format is decided by its own key.
+func (o Options) nested(where fieldpath.Path) Options {
+	o.Where, o.Format = where, 0
+	return o
 }
 
 // Error is a failure to find or edit a value, and where it happened.
@@ -51,6 +86,15 @@ type Error struct {
 	// resolved when it failed.
 	Segment int
 	Msg     string
+	// Missing: the segment names a map key, or a list element, that is
+	// not there and that Options.Create would add.
+	Missing bool
+	// Near is, for a missing map key, the key there nearest to it (a
+	// likely typo), unless the text is secret; or "".
+	Near string
+	// NamedJSON: the text is valid YAML but not the JSON the name of the
+	// key holding it (….json) says it is (Options.Format overrides that).
+	NamedJSON bool
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -80,9 +124,7 @@ func gather[T any](text string, path fieldpath.Path, opts Options,
 	var out []T
 	for _, p := range places {
 		if p.kind == inString {
-			inner := opts
-			inner.Where = joinPath(opts.Where, path[:p.at])
-			vs, err := next(p.n.value, path[p.at:], inner)
+			vs, err := next(p.n.value, path[p.at:], opts.nested(joinPath(opts.Where, path[:p.at])))
 			if err != nil {
 				return nil, shift(err, p.at)
 			}
@@ -108,47 +150,75 @@ func Set(text string, path fieldpath.Path, opts Options, set Setter) (string, er
 // are never modified once parsed, so sharing them is safe; only where, used
 // in messages, differs between uses.
 func parseCached(text string, opts Options) (*doc, error) {
-	if d := opts.Cache.get(text); d != nil {
+	f := opts.format()
+	if d := opts.Cache.get(text); d != nil && d.is(f) {
 		dd := *d
 		dd.where = opts.Where
 		dd.secret = opts.Secret
 		return &dd, nil
 	}
-	d, err := parseFor(text, opts.Where, opts.Secret)
+	d, err := parseFor(text, opts.Where, opts.Secret, f)
 	if err != nil {
+		if e, ok := err.(*Error); ok && f == JSON && opts.Format == 0 {
+			// JSON that does not parse (not a scalar) but would as YAML:
+			// the name is what makes it an error
+			_, jerr := parseJSON(text)
+			_, yerr := parseYAML(text)
+			e.NamedJSON = jerr != nil && yerr == nil
+		}
 		return nil, err
 	}
-	opts.Cache.put(text, d)
+	if opts.Cache.get(text) == nil {
+		opts.Cache.put(text, d)
+	}
 	return d, nil
+}
+
+// is reports whether the document was read as format f (0: as the text
+// decided, which any document was).
+func (d *doc) is(f Format) bool {
+	return f == 0 || d.format == f && !d.jsonish
 }
 
 // parse reads text as JSON when it starts with { or [ and parses as JSON,
 // and as YAML otherwise.
 func parse(text string, where fieldpath.Path) (*doc, error) {
-	return parseFor(text, where, false)
+	return parseFor(text, where, false, 0)
 }
 
 // parseFor is parse for a text whose values messages must not show when
-// secret is set.
-func parseFor(text string, where fieldpath.Path, secret bool) (*doc, error) {
+// secret is set, read as format f (0: as parse decides). Errors are
+// *Error.
+func parseFor(text string, where fieldpath.Path, secret bool, f Format) (*doc, error) {
 	var d *doc
 	var err error
 	if strings.TrimSpace(text) == "" {
 		return nil, &Error{Msg: fmt.Sprintf("%s is empty: there is no JSON or YAML document to look into", whereName(where))}
 	}
-	if looksLikeJSON(text) {
+	switch {
+	case f == JSON:
+		if d, err = parseJSON(text); err != nil {
+			return nil, syntaxMessage(text, err, where, secret)
+		}
+	case f == YAML:
+		if d, err = parseYAML(text); err != nil {
+			return nil, syntaxMessage(text, err, where, secret)
+		}
+	case looksLikeJSON(text):
 		if d, err = parseJSON(text); err != nil {
 			// Not strict JSON; it may still be YAML in flow style
 			// ({a: b}), which is worth a try before giving up.
 			yd, yerr := parseYAML(text)
 			if yerr != nil {
-				return nil, syntaxMessage(text, err, where)
+				return nil, syntaxMessage(text, err, where, secret)
 			}
 			d = yd
 			d.jsonish = true
 		}
-	} else if d, err = parseYAML(text); err != nil {
-		return nil, syntaxMessage(text, err, where)
+	default:
+		if d, err = parseYAML(text); err != nil {
+			return nil, syntaxMessage(text, err, where, secret)
+		}
 	}
 	d.where = where
 	d.secret = secret
@@ -162,10 +232,15 @@ func parseFor(text string, where fieldpath.Path, secret bool) (*doc, error) {
 	return d, nil
 }
 
-func syntaxMessage(text string, err error, where fieldpath.Path) error {
+// syntaxMessage says where text fails to parse. For a secret text the
+// parser's own words stay out: they may quote what is there.
+func syntaxMessage(text string, err error, where fieldpath.Path, secret bool) error {
 	se, ok := err.(*syntaxError)
 	if !ok {
 		return &Error{Msg: err.Error()}
+	}
+	if secret {
+		se = &syntaxError{format: se.format, offset: se.offset, lineOnly: se.lineOnly, msg: "what is there is not shown (the text is secret)"}
 	}
 	d := &doc{text: text, lines: lineStarts(text, se.format == YAML)}
 	if se.offset < 0 {
@@ -214,7 +289,7 @@ func joinPath(a, b fieldpath.Path) fieldpath.Path {
 // numbering of the enclosing path.
 func shift(err error, by int) error {
 	if e, ok := err.(*Error); ok {
-		return &Error{Segment: e.Segment + by, Msg: e.Msg}
+		return &Error{Segment: e.Segment + by, Msg: e.Msg, Missing: e.Missing, Near: e.Near, NamedJSON: e.NamedJSON}
 	}
 	return err
 }
@@ -299,7 +374,7 @@ func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *n
 					here.kind = addTo
 					return []place{here}, nil
 				}
-				return nil, &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.describe(n), d.of(), keyList(n))}
+				return nil, &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.describe(n), d.of(), keyList(n)), Missing: true, Near: d.nearKey(n, seg.Key)}
 			}
 			return d.resolve(n.children[idx], path, i+1, appendAddr(addr, idx), n, create, edit)
 		case fieldpath.Wildcard:
@@ -316,7 +391,9 @@ func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *n
 				here.kind = addTo
 				return []place{here}, nil
 			}
-			return nil, d.errorf(i, "index %d is out of range: the %s has %d elements", seg.Index, d.describe(n), len(n.children))
+			err := d.errorf(i, "index %d is out of range: the %s has %d elements", seg.Index, d.describe(n), len(n.children))
+			err.(*Error).Missing = seg.Index == len(n.children)
+			return nil, err
 		case fieldpath.Wildcard:
 			return d.each(n, path, i, addr, create, edit, allIndexes(len(n.children)))
 		case fieldpath.Match:
@@ -331,7 +408,9 @@ func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *n
 					here.kind = addTo
 					return []place{here}, nil
 				}
-				return nil, d.errorf(i, "no element of the %s matches %s", d.describe(n), seg)
+				err := d.errorf(i, "no element of the %s matches %s", d.describe(n), seg)
+				err.(*Error).Missing = true
+				return nil, err
 			}
 			return d.each(n, path, i, addr, create, edit, matched)
 		}
@@ -410,6 +489,21 @@ func (d *doc) findKeyIndexed(n *node, key string, seg int) (int, error) {
 		return 0, d.errorf(seg, "key %q appears twice in the %s", key, d.describe(n))
 	}
 	return j, nil
+}
+
+// nearKey is the key of map n nearest to key, for Error.Near: "" when none
+// is near or the text is secret.
+func (d *doc) nearKey(n *node, key string) string {
+	if d.secret {
+		return ""
+	}
+	keys := make([]string, 0, len(n.keys))
+	for _, k := range n.keys {
+		if k.kind == scalarKind {
+			keys = append(keys, k.value)
+		}
+	}
+	return suggest.Nearest(key, keys)
 }
 
 func keyList(n *node) string {

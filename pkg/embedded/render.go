@@ -81,6 +81,9 @@ type yamlLayout struct {
 	nl          string
 	quote       bool // double-quote new strings and keys (JSON-like YAML)
 	given       bool // Options.GivenStyle: keep the style of the nodes given
+	// keyQuote: the document quotes every key so (doubleStyle,
+	// singleStyle), and new keys follow; plainStyle: as needed.
+	keyQuote style
 }
 
 // keepFlow: v is a map or list to write in flow style, as it was given.
@@ -89,7 +92,13 @@ func (l yamlLayout) keepFlow(v *yaml.Node) bool {
 }
 
 func (l yamlLayout) key(k string, inFlow bool) string {
-	if l.quote {
+	if l.quote || l.keyQuote == doubleStyle {
+		return yamlDoubleQuote(k)
+	}
+	if l.keyQuote == singleStyle {
+		if s, ok := yamlSingleQuote(k); ok {
+			return s
+		}
 		return yamlDoubleQuote(k)
 	}
 	return yamlKey(k, inFlow)

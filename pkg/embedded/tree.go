@@ -150,6 +150,9 @@ type doc struct {
 	givenType, givenStyle bool
 	// layout: what the JSON text says of its layout (jsonLayout).
 	layout *layoutFacts
+	// keyQuote: how every key is quoted, if alike (keyQuoting); nil
+	// until needed.
+	keyQuote *style
 }
 
 // position converts a byte offset to a 1-based line and column (columns

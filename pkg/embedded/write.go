@@ -490,7 +490,51 @@ func (d *doc) layoutWalk(n *node, f *layoutFacts) {
 }
 
 func (d *doc) yamlLayout() yamlLayout {
-	return yamlLayout{unit: d.unit, seqIndented: d.seqIndented >= 0, nl: d.newline, quote: d.jsonish, given: d.givenStyle}
+	return yamlLayout{unit: d.unit, seqIndented: d.seqIndented >= 0, nl: d.newline, quote: d.jsonish, given: d.givenStyle,
+		keyQuote: d.keyQuoting()}
+}
+
+// keyQuoting is how the document quotes its keys, which new keys copy:
+// doubleStyle or singleStyle when every key is quoted so (jsonnet writes
+// "key": ...), plainStyle otherwise. Worked out once per document: a batch
+// writes many values.
+func (d *doc) keyQuoting() style {
+	if d.keyQuote == nil {
+		q := d.findKeyQuoting()
+		d.keyQuote = &q
+	}
+	return *d.keyQuote
+}
+
+func (d *doc) findKeyQuoting() style {
+	if d.format != YAML || d.root == nil {
+		return plainStyle
+	}
+	seen := style(0)
+	found := false
+	stack := []*node{d.root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, k := range n.keys {
+			if k.kind != scalarKind {
+				continue
+			}
+			if k.style != singleStyle && k.style != doubleStyle || found && k.style != seen {
+				return plainStyle
+			}
+			seen, found = k.style, true
+		}
+		for _, c := range n.children {
+			if c.kind == mapKind || c.kind == seqKind {
+				stack = append(stack, c)
+			}
+		}
+	}
+	if !found {
+		return plainStyle
+	}
+	return seen
 }
 
 // givenText writes a string in the quoting of the node given, under

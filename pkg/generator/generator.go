@@ -331,7 +331,7 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats map[stri
 		return fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err)
 	}
 	if idx < 0 {
-		return fnrun.Errorf(e.where, nil, "", "behavior %s: %s does not exist in the input; use behavior create to make it", behavior, describeID(e))
+		return fnrun.Errorf(e.where, nil, "", "%s", r.notFound(e, behavior))
 	}
 	res := r.req.Items[idx]
 	oldName := res.GetName()

@@ -102,19 +102,25 @@ func (o *Ops) apply(doc *yaml.RNode) error {
 	}
 	out, err := o.patch.Apply(in)
 	if err != nil {
-		return o.explain(in, err)
+		return o.explain(in, err, doc.GetKind() == "Secret")
 	}
 	return syncJSON(doc, out, nil)
 }
 
 // explain finds the operation that failed by applying them one at a time;
-// only a failing patch pays for it.
-func (o *Ops) explain(in []byte, whole error) error {
+// only a failing patch pays for it. When the operation's path does not
+// resolve, the message says where it stops and what is there (opHint)
+// rather than the library's "doc is missing key".
+func (o *Ops) explain(in []byte, whole error, secret bool) error {
 	cur := in
 	for i, op := range o.patch {
 		next, err := jsonpatch.Patch{op}.Apply(cur)
 		if err != nil {
 			path, _ := op.Path()
+			from, _ := op.From()
+			if h := opHint(cur, op.Kind(), path, from, secret); h != "" {
+				return fmt.Errorf("op[%d] %s %s: %s", i, op.Kind(), path, h)
+			}
 			if path == "" {
 				path = `""`
 			}

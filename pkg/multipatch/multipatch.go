@@ -157,9 +157,10 @@ func (a *applier) run(c *compiled) {
 			sel = d.own
 		}
 		selected := sel.Select(a.ix)
+		var elements smp.Tally
 		for _, i := range selected {
 			before := fnrun.Fingerprint(a.ix.Item(i))
-			a.applyOne(c, d, i)
+			a.applyOne(c, d, i, &elements)
 			switch {
 			case a.ix.Removed(i):
 				deleted++
@@ -169,6 +170,7 @@ func (a *applier) run(c *compiled) {
 			}
 		}
 		matched += len(selected)
+		a.reportElements(c, &elements)
 		if c.sel == nil && len(selected) == 0 {
 			// each document of an untargeted patch names its own resource
 			name := c.name
@@ -236,7 +238,7 @@ func namespaced(n *yaml.RNode) string {
 	return n.GetName()
 }
 
-func (a *applier) applyOne(c *compiled, d *document, i int) {
+func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally) {
 	res := a.ix.Item(i)
 	if !a.checkTypos(c, d, res) {
 		return
@@ -264,11 +266,12 @@ func (a *applier) applyOne(c *compiled, d *document, i int) {
 			return
 		}
 	}
-	remove, err := d.apply(res, t)
+	remove, els, err := d.apply(res, t)
 	if err != nil {
 		a.report(c, res, err)
 		return
 	}
+	elements.Add(i, els)
 	if remove {
 		a.ix.Remove(i)
 		return

@@ -181,16 +181,18 @@ func splitYAML(text string) ([]*yaml.RNode, error) {
 }
 
 // apply applies the document to one resource. It returns true when the
-// resource is to be removed.
-func (d *document) apply(res *yaml.RNode, t *schema.Type) (bool, error) {
+// resource is to be removed, and for a strategic merge what became of the
+// keyed list elements the patch names.
+func (d *document) apply(res *yaml.RNode, t *schema.Type) (bool, []smp.Element, error) {
 	switch d.typ {
 	case typeJSON:
-		return false, d.ops.Apply(res)
+		return false, nil, d.ops.Apply(res)
 	case typeMerge:
-		return false, d.merge.Apply(res)
+		return false, nil, d.merge.Apply(res)
 	}
 	if d.deletes {
-		return true, nil
+		return true, nil, nil
 	}
-	return false, smp.Merge(res, d.node, t)
+	els, err := smp.MergeElements(res, d.node, t)
+	return false, els, err
 }

@@ -27,14 +27,14 @@ func FuzzPodSpecPatch(f *testing.F) {
 			owned[name] = true
 		}
 		w := yaml.MustParse("containers:\n- name: app\n  image: a\n  ports:\n  - containerPort: 80\ninitContainers:\n- name: init\n")
-		if _, err := c.apply(w, "spec", owned); err != nil {
+		if _, _, err := c.apply(w, "spec", owned); err != nil {
 			return
 		}
 		if c.ops != nil {
 			return
 		}
 		once := w.MustString()
-		if _, err := c.apply(w, "spec", owned); err != nil {
+		if _, _, err := c.apply(w, "spec", owned); err != nil {
 			t.Fatalf("second application failed")
 		}
 		if twice := w.MustString(); twice != once {

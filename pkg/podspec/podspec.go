@@ -93,6 +93,8 @@ func run(req *fnrun.Request) error {
 	warned := map[int]bool{}
 	for k, c := range entries {
 		matched, containers, changed := 0, 0, 0
+		var elements smp.Tally
+		paths := map[int]string{} // where each workload's PodSpec is
 		for _, i := range selected[k] {
 			res := ix.Item(i)
 			spec, path, missing := loc.find(res)
@@ -107,15 +109,18 @@ func run(req *fnrun.Request) error {
 			}
 			matched++
 			before := fnrun.Fingerprint(res)
-			n, err := c.apply(spec, path, owned[i])
+			n, els, err := c.apply(spec, path, owned[i])
 			if err != nil {
 				errs = append(errs, fnrun.Errorf(c.name, res, err.path, "%s", err.msg))
 			}
+			elements.Add(i, els)
+			paths[i] = path
 			containers += n
 			if fnrun.Changed(before, res) {
 				changed++
 			}
 		}
+		errs = append(errs, reportElements(req, ix, c, &elements, paths, cfg.Strict)...)
 		req.Summarize(c.name, "%s changed (%d selected)", fnrun.Plural(changed, "workload"), matched)
 		switch {
 		case matched == 0:
@@ -307,16 +312,26 @@ type applyError struct{ path, msg string }
 // apply patches one PodSpec: the PodSpec patch first, then the container
 // patch on every chosen container but those in owned (the containers the
 // config's PodSpec patches name). It returns how many containers the
-// container patch reached.
-func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool) (int, *applyError) {
+// container patch reached, and what the PodSpec patch did with the keyed
+// list elements it names (paths relative to the PodSpec).
+func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool) (int, []smp.Element, *applyError) {
+	var els []smp.Element
 	if c.podSpec != nil {
-		if err := smp.Merge(spec, c.podSpec, schema.Builtin().Named(podSpecType)); err != nil {
+		var err error
+		if els, err = smp.MergeElements(spec, c.podSpec, schema.Builtin().Named(podSpecType)); err != nil {
 			if se, ok := err.(*smp.Error); ok {
-				return 0, &applyError{joinPath(path, se.Path), se.Msg}
+				return 0, nil, &applyError{joinPath(path, se.Path), se.Msg}
 			}
-			return 0, &applyError{path, err.Error()}
+			return 0, nil, &applyError{path, err.Error()}
 		}
 	}
+	n, err := c.applyContainerPatch(spec, path, owned)
+	return n, els, err
+}
+
+// applyContainerPatch applies the container patch to the chosen containers
+// of a PodSpec, returning how many it reached.
+func (c *compiled) applyContainerPatch(spec *yaml.RNode, path string, owned map[string]bool) (int, *applyError) {
 	if c.container == nil && c.ops == nil {
 		return 0, nil
 	}

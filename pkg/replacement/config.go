@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
@@ -101,6 +102,26 @@ type Options struct {
 	Encoding string `json:"encoding,omitempty"`
 	// Create adds a missing target field instead of failing.
 	Create bool `json:"create,omitempty"`
+	// Format is the language of the JSON or YAML string the field path
+	// goes into: json or yaml. By default a string under a key named
+	// *.json must be JSON, and any other is JSON when it parses as JSON
+	// and YAML otherwise.
+	Format string `json:"format,omitempty"`
+}
+
+// format is the embedded package's name for Options.Format (checked by
+// checkOptions).
+func (o *Options) format() embedded.Format {
+	if o == nil {
+		return 0
+	}
+	switch strings.ToLower(o.Format) {
+	case "json":
+		return embedded.JSON
+	case "yaml", "yml":
+		return embedded.YAML
+	}
+	return 0
 }
 
 // DefaultFieldPath is where a source or target without a field path looks.
@@ -270,6 +291,9 @@ func compileOne(entry string, r Replacement) (rule, error) {
 func checkOptions(where string, o *Options) error {
 	if o != nil && o.Encoding != "" {
 		return fmt.Errorf("%s.encoding: not supported (kustomize declares it but never implemented it)", where)
+	}
+	if o != nil && o.Format != "" && o.format() == 0 {
+		return fmt.Errorf("%s.format: %q is not json or yaml", where, o.Format)
 	}
 	return nil
 }

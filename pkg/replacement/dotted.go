@@ -3,6 +3,7 @@ package replacement
 import (
 	"fmt"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -31,10 +32,28 @@ func dottedKey(n *yaml.Node, path fieldpath.Path, i int) string {
 }
 
 // createHint is the advice for a missing field: escape the dots of a dotted
-// key, or else options.create adds the field.
-func createHint(n *yaml.Node, path fieldpath.Path, i int) string {
+// key, or else the field probably meant, if any, and that options.create
+// adds the field. A secret resource's keys are not suggested.
+func createHint(n *yaml.Node, path fieldpath.Path, i int, secret bool) string {
 	if h := dottedKey(n, path, i); h != "" {
 		return h
 	}
-	return " (options.create: true adds it)"
+	near := ""
+	if !secret {
+		var keys []string
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			keys = append(keys, n.Content[j].Value)
+		}
+		near = suggest.Nearest(path[i].Key, keys)
+	}
+	return newFieldHint(near, "field")
+}
+
+// newFieldHint is the advice for a missing field or key (what): the one
+// near it, if any, then options.create.
+func newFieldHint(near, what string) string {
+	if near == "" {
+		return " (options.create: true adds it)"
+	}
+	return fmt.Sprintf(" (did you mean %q? if the %s is new, options.create: true adds it)", near, what)
 }

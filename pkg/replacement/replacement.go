@@ -123,7 +123,7 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (va
 		fieldText = DefaultFieldPath
 	}
 	secret = sec.of(res)
-	vals, err := get(res.YNode(), r.sourcePath, cache, secret)
+	vals, err := get(res.YNode(), r.sourcePath, embedded.Options{Cache: cache, Secret: secret, Format: r.source.Options.format()})
 	if err != nil {
 		return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "%v", err)
 	}
@@ -166,7 +166,7 @@ func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, ca
 	for _, i := range selected {
 		res := ix.Item(i)
 		for _, fp := range t.paths {
-			s := &setter{path: fp.path, create: t.options.Create, set: t.setterFor(value), cache: cache, secret: secret || sec.of(res)}
+			s := &setter{path: fp.path, create: t.options.Create, format: t.options.format(), set: t.setterFor(value), cache: cache, secret: secret || sec.of(res)}
 			if secret {
 				sec[res.YNode()] = true
 			}

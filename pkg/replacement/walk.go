@@ -37,9 +37,11 @@ func at(path fieldpath.Path, i int) string {
 	return path[:i].String()
 }
 
-// get returns the values path leads to in a resource.
-// With secret set, messages do not show the values found.
-func get(root *yaml.Node, path fieldpath.Path, cache *embedded.Cache, secret bool) ([]*yaml.Node, error) {
+// get returns the values path leads to in a resource. o gives the cache
+// of parsed strings, the format of the string the path goes into (if it
+// does), and with Secret set, messages do not show the values found.
+func get(root *yaml.Node, path fieldpath.Path, o embedded.Options) ([]*yaml.Node, error) {
+	secret := o.Secret
 	var out []*yaml.Node
 	var walk func(n *yaml.Node, i int) error
 	walk = func(n *yaml.Node, i int) error {
@@ -57,9 +59,10 @@ func get(root *yaml.Node, path fieldpath.Path, cache *embedded.Cache, secret boo
 		switch n.Kind {
 		case yaml.ScalarNode:
 			if n.ShortTag() == "!!str" {
-				vs, err := embedded.Get(n.Value, path[i:], embedded.Options{Where: path[:i], Cache: cache, Secret: secret})
+				o.Where = path[:i]
+				vs, err := embedded.Get(n.Value, path[i:], o)
 				if err != nil {
-					return shiftEmbedded(err, i)
+					return withFormatHint(shiftEmbedded(err, i), err)
 				}
 				out = append(out, vs...)
 				return nil
@@ -110,6 +113,7 @@ func get(root *yaml.Node, path fieldpath.Path, cache *embedded.Cache, secret boo
 type setter struct {
 	path   fieldpath.Path
 	create bool
+	format embedded.Format // of the string the path goes into, 0: as it decides
 	set    embedded.Setter
 	cache  *embedded.Cache
 	// secret: the resource, or the value written, is secret; messages
@@ -144,9 +148,9 @@ func (s *setter) walk(n *yaml.Node, i int) (int, error) {
 			return s.walk(n, i)
 		}
 		if n.ShortTag() == "!!str" {
-			out, err := embedded.Set(n.Value, s.path[i:], embedded.Options{Create: s.create, Where: s.path[:i], Cache: s.cache, Secret: s.secret}, s.set)
+			out, err := embedded.Set(n.Value, s.path[i:], embedded.Options{Create: s.create, Where: s.path[:i], Cache: s.cache, Secret: s.secret, Format: s.format}, s.set)
 			if err != nil {
-				return 0, shiftEmbedded(err, i)
+				return 0, s.embeddedError(err, i)
 			}
 			n.Value = out
 			return 1, nil
@@ -163,7 +167,7 @@ func (s *setter) walk(n *yaml.Node, i int) (int, error) {
 				return s.walk(v, i+1)
 			}
 			if !s.create {
-				return 0, errAt(i, "no field %q in %s%s%s", seg.Key, at(s.path, i), keysOf(n), createHint(n, s.path, i))
+				return 0, errAt(i, "no field %q in %s%s%s", seg.Key, at(s.path, i), keysOf(n), createHint(n, s.path, i, s.secret))
 			}
 			v := s.newNode(i + 1)
 			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg.Key}, v)
@@ -445,6 +449,36 @@ func showValue(v string, secret bool) string {
 		return "the secret value (not shown)"
 	}
 	return strconv.Quote(v)
+}
+
+// embeddedError is shiftEmbedded for an error of embedded.Set, telling,
+// as for a field missing in the resource itself, that options.create adds
+// a missing key or element.
+func (s *setter) embeddedError(err error, i int) error {
+	var e *embedded.Error
+	if s.create || !errors.As(err, &e) || !e.Missing {
+		if s.secret && s.path[0].Key == "data" {
+			return shiftEmbedded(err, i) // base64: the caller says so
+		}
+		return withFormatHint(shiftEmbedded(err, i), err)
+	}
+	near := e.Near
+	err = shiftEmbedded(err, i)
+	if w, ok := err.(*walkError); ok {
+		w.msg += newFieldHint(near, "key")
+	}
+	return err
+}
+
+// withFormatHint adds to shifted, the walk's form of the embedded error
+// orig, what to do when a string is not the JSON its key's name promises:
+// set options.format: yaml if it is YAML.
+func withFormatHint(shifted, orig error) error {
+	var e *embedded.Error
+	if w, ok := shifted.(*walkError); ok && errors.As(orig, &e) && e.NamedJSON {
+		w.msg += " (the key's name ends in .json, so the value must be JSON; if it is YAML, set options.format: yaml)"
+	}
+	return shifted
 }
 
 func shiftEmbedded(err error, by int) error {

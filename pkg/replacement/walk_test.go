@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -143,7 +144,7 @@ func TestGetErrors(t *testing.T) {
 		{"spec.nope", `no field "nope" in spec (keys: "ports", "replicas")`},
 	}
 	for _, tt := range tests {
-		_, err := get(n.YNode(), fieldpath.MustParse(tt.path), nil, false)
+		_, err := get(n.YNode(), fieldpath.MustParse(tt.path), embedded.Options{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("get(%s): %v, want %q", tt.path, err, tt.want)
 		}

@@ -12,7 +12,9 @@ import (
 // Explain says, for a warning, why the set selected nothing in ix, naming
 // the targets as noun ("target", or "select" for replacements) with
 // Set.NoMatch's glob hint. When reject removed every resource the targets
-// match, it says how many that was; otherwise it adds NearMisses.
+// match, it says how many that was; otherwise it adds the hints of
+// hints.go (a name anchored or missing its .*, a label value that is not
+// there) and NearMisses.
 func (sm *SetMatcher) Explain(ix *Index, noun string) string {
 	if len(sm.targets) == 0 && len(sm.reject) == 0 {
 		return sm.src.NoMatch()
@@ -32,10 +34,11 @@ func (sm *SetMatcher) Explain(ix *Index, noun string) string {
 		return sm.src.NoMatch()
 	}
 	msg := what + " matches no resource"
-	for _, sel := range sm.src.All() {
+	for i, sel := range sm.src.All() {
 		if hint := GlobHint(sel.Name); hint != "" {
 			msg += fmt.Sprintf(" (name is a regular expression, not a shell glob: did you mean %q?)", hint)
 		}
+		msg += sm.nameHint(ix, i, sel.Name) + sm.labelHint(ix, i, sel)
 	}
 	return msg + sm.NearMisses(ix)
 }

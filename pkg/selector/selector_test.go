@@ -308,3 +308,45 @@ func TestExplain(t *testing.T) {
 		}
 	}
 }
+
+// Explain's hints for a name pattern that forgets names match whole, and
+// for a label value the candidates do not have (issue 20).
+func TestExplainHints(t *testing.T) {
+	items := []*yaml.RNode{
+		yaml.MustParse("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: prod, labels: {app: api, tier: backend}}\n"),
+		yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: api-config, namespace: prod}\n"),
+		yaml.MustParse("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: prod, labels: {app: web, tier: frontend}}\n"),
+		yaml.MustParse("apiVersion: v1\nkind: Secret\nmetadata: {name: web-tls, namespace: prod, labels: {tier: edge}}\n"),
+	}
+	ix := NewIndex(items, nil)
+	for _, c := range []struct {
+		set  Set
+		want string
+	}{
+		{Set{Target: &Selector{Name: "^api-"}}, `target {name=^api-} matches no resource (names match whole, as in kustomize, so ^ and $ are implied: did you mean "api-.*"? it matches 1 resource)`},
+		{Set{Target: &Selector{Name: "-config$"}}, `target {name=-config$} matches no resource (names match whole, as in kustomize, so ^ and $ are implied: did you mean ".*-config"? it matches 1 resource)`},
+		{Set{Target: &Selector{Kind: "ConfigMap", Name: "^web-"}}, `target {kind=ConfigMap name=^web-} matches no resource (names match whole, as in kustomize, so ^ and $ are implied)`},
+		{Set{Target: &Selector{Kind: "Deployment", Name: "^a"}, Reject: []Selector{{Name: "api"}}}, `target {kind=Deployment name=^a} matches no resource (names match whole, as in kustomize, so ^ and $ are implied)`},
+		{Set{Target: &Selector{Kind: "ConfigMap", Name: "api"}}, `target {kind=ConfigMap name=api} matches no resource (names match whole, as in kustomize: did you mean "api.*"? it matches 1 resource)`},
+		{Set{Target: &Selector{Name: "^api|^web"}}, `target {name=^api|^web} matches no resource (names match whole, as in kustomize, so ^ and $ are implied: did you mean "(?:api|^web).*"? it matches 4 resources)`},
+		{Set{Target: &Selector{Name: `ap\$`}}, `target {name=ap\$} matches no resource (did you mean name: api? apps/v1 Deployment prod/api exists)`}, // an escaped $ is no anchor, but a literal
+		{Set{Target: &Selector{Name: "^a.$"}}, `target {name=^a.$} matches no resource`},
+		{Set{Target: &Selector{Name: "api-*"}}, `target {name=api-*} matches no resource (name is a regular expression, not a shell glob: did you mean "api-.*"?)`},
+		// label values
+		{Set{Target: &Selector{Kind: "Deployment", LabelSelector: "tier=backnd"}}, "target {kind=Deployment labelSelector=tier=backnd} matches no resource (label tier has values backend, frontend among the 2 resources the rest of the target selects: did you mean tier=backend?)"},
+		{Set{Target: &Selector{Kind: "Deployment", LabelSelector: "tier in (back, db)"}}, "target {kind=Deployment labelSelector=tier in (back, db)} matches no resource (label tier has values backend, frontend among the 2 resources the rest of the target selects)"},
+		{Set{Target: &Selector{Kind: "Deployment", LabelSelector: "teir=backend,app=web"}}, "target {kind=Deployment labelSelector=teir=backend,app=web} matches no resource (none of the 2 resources the rest of the target selects has label teir: did you mean tier?)"},
+		{Set{Target: &Selector{Kind: "Deployment", LabelSelector: "team=a"}}, "target {kind=Deployment labelSelector=team=a} matches no resource (none of the 2 resources the rest of the target selects has label team (their labels: app, tier))"},
+		{Set{Target: &Selector{Kind: "Deployment", LabelSelector: "tier!=backend,tier!=frontend"}}, "target {kind=Deployment labelSelector=tier!=backend,tier!=frontend} matches no resource"},
+		{Set{Target: &Selector{Kind: "Job", LabelSelector: "tier=backnd"}}, "target {kind=Job labelSelector=tier=backnd} matches no resource"},
+		{Set{Targets: []Selector{{Kind: "Secret", LabelSelector: "tier=edg"}, {Kind: "Deployment", LabelSelector: "tier=db"}}}, "target {kind=Secret labelSelector=tier=edg} or {kind=Deployment labelSelector=tier=db} matches no resource (label tier has value edge among the 1 resource the rest of the target selects: did you mean tier=edge?) (label tier has values backend, frontend among the 2 resources the rest of the target selects)"},
+	} {
+		sm, err := CompileSet(c.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sm.Explain(ix, "target"); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
+	}
+}

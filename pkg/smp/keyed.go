@@ -44,14 +44,21 @@ func (m *merger) mergeKeyed(d, p *yaml.Node, t *schema.Type, keys []string) erro
 			continue
 		}
 		j := findMatch(d, keys, vals, t)
+		slot := m.record(j < 0)
 		var cur *yaml.Node
 		if j >= 0 {
 			cur = d.Content[j]
+		} else {
+			m.whole++
 		}
 		r, err := m.value(cur, raw, et)
+		if j < 0 {
+			m.whole--
+		}
 		if err != nil {
 			return err
 		}
+		m.settle(slot, r)
 		m.pop()
 		if j >= 0 {
 			d.Content[j] = r

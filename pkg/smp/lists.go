@@ -63,6 +63,10 @@ func (m *merger) list(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 			return nil, err
 		}
 		defer settleStyle(d, p, len(d.Content) == 0)
+		if mk.replace {
+			m.whole++
+			defer func() { m.whole-- }()
+		}
 		return d, m.mergeKeyed(d, p, t, keys)
 	case schema.Set:
 		if d, err = m.own(d, p, yaml.SequenceNode, mk.replace); err != nil {

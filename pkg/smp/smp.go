@@ -12,7 +12,9 @@
 // directives, lists.go handles list-wide directives and replace/set lists,
 // keyed.go merges lists by keys, order.go implements $setElementOrder,
 // nodes.go holds node helpers, aliases.go repairs YAML aliases after a merge
-// moved their anchors, and path.go renders the location of errors.
+// moved their anchors, path.go renders the location of errors, and
+// elements.go tells what became of keyed list elements (MergeElements,
+// Tally).
 //
 // Merge only reads the patch, so one patch may be applied to many documents
 // concurrently.
@@ -57,15 +59,29 @@ func (e *Error) Error() string {
 // A patch whose root carries `$patch: delete` is refused: the caller removes
 // the resource (see IsDeleteDirective).
 func Merge(dst, patch *yaml.RNode, t *schema.Type) error {
+	_, err := merge(dst, patch, t, false)
+	return err
+}
+
+// MergeElements is Merge, also telling what became of each element of a
+// keyed list (containers, ports, env...) that the patch names: merged into
+// the document's element with the same keys, or added as a new one. A user
+// patching container "server" everywhere rarely means to add one where
+// there is none (see Element).
+func MergeElements(dst, patch *yaml.RNode, t *schema.Type) ([]Element, error) {
+	return merge(dst, patch, t, true)
+}
+
+func merge(dst, patch *yaml.RNode, t *schema.Type, track bool) ([]Element, error) {
 	if dst == nil || dst.Document() == nil {
-		return &Error{Msg: "no document to patch"}
+		return nil, &Error{Msg: "no document to patch"}
 	}
 	pn, err := patchRoot(patch)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if rootDirective(pn) == directiveDelete {
-		return &Error{Msg: "the patch deletes the whole resource ($patch: delete); it cannot be merged"}
+		return nil, &Error{Msg: "the patch deletes the whole resource ($patch: delete); it cannot be merged"}
 	}
 
 	doc := dst.Document() // not YNode(): it panics on an empty document
@@ -81,24 +97,25 @@ func Merge(dst, patch *yaml.RNode, t *schema.Type) error {
 	if root != nil && mergekey.Contains(root) {
 		flat, err := mergekey.Expand(root)
 		if errors.Is(err, mergekey.ErrTooLarge) {
-			return &Error{Msg: err.Error()}
+			return nil, &Error{Msg: err.Error()}
 		}
 		// (Other errors are merge keys with a value no reader accepts:
 		// nothing to expand, the document is merged as it is written.)
 		if err == nil {
-			return mergeExpanded(root, flat, patch, t)
+			return mergeExpanded(root, flat, patch, t, track)
 		}
 	}
-	return mergeInto(doc, root, pn, t)
+	return mergeInto(doc, root, pn, t, track)
 }
 
 // mergeInto merges the patch root pn into the document doc, whose root is
 // root (nil for an empty document).
-func mergeInto(doc, root, pn *yaml.Node, t *schema.Type) error {
+func mergeInto(doc, root, pn *yaml.Node, t *schema.Type, track bool) ([]Element, error) {
 	m := newMerger()
+	m.track = track
 	r, err := m.value(root, pn, t)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case r == nil:
@@ -111,7 +128,7 @@ func mergeInto(doc, root, pn *yaml.Node, t *schema.Type) error {
 	if m.aliasesAtRisk {
 		fixAliases(doc)
 	}
-	return nil
+	return m.elements, nil
 }
 
 // mergeExpanded merges into a document that holds YAML merge keys (<<).
@@ -120,19 +137,20 @@ func mergeInto(doc, root, pn *yaml.Node, t *schema.Type) error {
 // works on a copy with merge keys and aliases expanded, which replaces the
 // document only when the patch changed something: a document the patch
 // leaves as it is keeps its spelling.
-func mergeExpanded(root, flat *yaml.Node, patch *yaml.RNode, t *schema.Type) error {
+func mergeExpanded(root, flat *yaml.Node, patch *yaml.RNode, t *schema.Type, track bool) ([]Element, error) {
 	before, err := mergekey.Expand(flat)
 	if err != nil {
-		return &Error{Msg: err.Error()}
+		return nil, &Error{Msg: err.Error()}
 	}
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{flat}}
-	if err := Merge(yaml.NewRNode(doc), patch, t); err != nil {
-		return err
+	elements, err := merge(yaml.NewRNode(doc), patch, t, track)
+	if err != nil {
+		return nil, err
 	}
 	if !mergekey.Equal(doc.Content[0], before) {
 		*root = *doc.Content[0]
 	}
-	return nil
+	return elements, nil
 }
 
 // Validate reports the error Merge would report for this patch and schema

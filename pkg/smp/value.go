@@ -27,6 +27,13 @@ type merger struct {
 	// aliasesAtRisk is set when a subtree with anchors or aliases was removed
 	// or moved, so the document's aliases must be checked after the merge.
 	aliasesAtRisk bool
+	// track: record what became of keyed list elements (MergeElements).
+	track    bool
+	elements []Element
+	// whole is > 0 while the merge builds something new as a whole (a
+	// new element, a list or map the patch replaces): the keyed elements
+	// inside are part of it, not reported on their own.
+	whole int
 }
 
 func newMerger() merger {
@@ -79,6 +86,8 @@ func (m *merger) value(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 			return nil, nil
 		}
 		if dir == directiveReplace || (t != nil && t.ReplaceMap) {
+			m.whole++
+			defer func() { m.whole-- }()
 			return m.replaceMap(d, p, t)
 		}
 		d, err = m.own(d, p, yaml.MappingNode, false)

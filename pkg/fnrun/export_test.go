@@ -1,0 +1,5 @@
+package fnrun
+
+// TakenBy is takenBy, for the test that keeps it in step with the
+// functions' Kinds.
+var TakenBy = takenBy

@@ -351,72 +351,62 @@ func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *n
 	}
 	seg := path[i]
 	d.open(n)
-	switch n.kind {
-	case scalarKind:
-		if n.tag == nullTag && create && edit && seg.Kind != fieldpath.Wildcard {
-			here.kind = overNull
-			return []place{here}, nil
-		}
-		if n.tag == strTag {
-			here.kind = inString
-			return []place{here}, nil
-		}
-		return nil, d.errorf(i, "cannot look for %s in the %s, which holds %s", seg, d.describe(n), showValue(n.value, d.secret))
-	case mapKind:
-		switch seg.Kind {
-		case fieldpath.Field, fieldpath.Index:
-			idx, err := d.findKey(n, seg.Key, i)
-			if err != nil {
-				return nil, err
-			}
-			if idx < 0 {
-				if create && edit {
-					here.kind = addTo
-					return []place{here}, nil
-				}
-				return nil, &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.describe(n), d.of(), keyList(n)), Missing: true, Near: d.nearKey(n, seg.Key)}
-			}
-			return d.resolve(n.children[idx], path, i+1, appendAddr(addr, idx), n, create, edit)
-		case fieldpath.Wildcard:
-			return d.each(n, path, i, addr, create, edit, allIndexes(len(n.children)))
-		}
-		return nil, d.errorf(i, "%s selects list elements, but the %s is a map", seg, d.describe(n))
-	case seqKind:
-		switch seg.Kind {
-		case fieldpath.Index:
-			if seg.Index < len(n.children) {
-				return d.resolve(n.children[seg.Index], path, i+1, appendAddr(addr, seg.Index), n, create, edit)
-			}
-			if seg.Index == len(n.children) && create && edit {
-				here.kind = addTo
-				return []place{here}, nil
-			}
-			err := d.errorf(i, "index %d is out of range: the %s has %d elements", seg.Index, d.describe(n), len(n.children))
-			err.(*Error).Missing = seg.Index == len(n.children)
-			return nil, err
-		case fieldpath.Wildcard:
-			return d.each(n, path, i, addr, create, edit, allIndexes(len(n.children)))
-		case fieldpath.Match:
-			var matched []int
-			for j, el := range n.children {
-				if d.elementMatches(el, seg) {
-					matched = append(matched, j)
-				}
-			}
-			if len(matched) == 0 {
-				if create && edit {
-					here.kind = addTo
-					return []place{here}, nil
-				}
-				err := d.errorf(i, "no element of the %s matches %s", d.describe(n), seg)
-				err.(*Error).Missing = true
-				return nil, err
-			}
-			return d.each(n, path, i, addr, create, edit, matched)
-		}
-		return nil, d.errorf(i, "the %s is a list; %q needs a map (select elements with [name=value], an index or *)", d.describe(n), seg.Key)
+	if n.kind == scalarKind {
+		return d.intoScalar(here, path, i, create, edit)
 	}
-	return nil, d.errorf(i, "cannot look for %s in the %s", seg, d.describe(n))
+	sel, err := fieldpath.Select(docTree{d, i}, n, seg)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(sel.Positions) == 1 && seg.Kind != fieldpath.Wildcard && seg.Kind != fieldpath.Match:
+		j := sel.Positions[0]
+		return d.resolve(n.children[j], path, i+1, appendAddr(addr, j), n, create, edit)
+	case len(sel.Positions) > 0:
+		return d.each(n, path, i, addr, create, edit, sel.Positions)
+	case sel.Missing && create && edit:
+		here.kind = addTo
+		return []place{here}, nil
+	case seg.Kind == fieldpath.Wildcard && !sel.Mismatch:
+		return d.each(n, path, i, addr, create, edit, nil)
+	}
+	return nil, d.selectError(n, path, i, sel)
+}
+
+// intoScalar resolves a segment at a scalar: a null becomes what the
+// segment needs (create), a string holds a document the path goes into.
+func (d *doc) intoScalar(here place, path fieldpath.Path, i int, create, edit bool) ([]place, error) {
+	n, seg := here.n, path[i]
+	if n.tag == nullTag && create && edit && seg.Kind != fieldpath.Wildcard {
+		here.kind = overNull
+		return []place{here}, nil
+	}
+	if n.tag == strTag {
+		here.kind = inString
+		return []place{here}, nil
+	}
+	return nil, d.errorf(i, "cannot look for %s in the %s, which holds %s", seg, d.describe(n), showValue(n.value, d.secret))
+}
+
+// selectError says why path[i] leads nowhere in n.
+func (d *doc) selectError(n *node, path fieldpath.Path, i int, sel fieldpath.Selection) error {
+	seg := path[i]
+	switch {
+	case n.kind == mapKind && sel.Missing:
+		return &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.describe(n), d.of(), keyList(n)), Missing: true, Near: d.nearKey(n, seg.Key)}
+	case n.kind == mapKind:
+		return d.errorf(i, "%s selects list elements, but the %s is a map", seg, d.describe(n))
+	case n.kind == seqKind && seg.Kind == fieldpath.Index:
+		err := d.errorf(i, "index %d is out of range: the %s has %d elements", seg.Index, d.describe(n), len(n.children))
+		err.(*Error).Missing = sel.Missing
+		return err
+	case n.kind == seqKind && sel.Missing:
+		err := d.errorf(i, "no element of the %s matches %s", d.describe(n), seg)
+		err.(*Error).Missing = true
+		return err
+	case n.kind == seqKind:
+		return d.errorf(i, "the %s is a list; %q needs a map (select elements with [name=value], an index or *)", d.describe(n), seg.Key)
+	}
+	return d.errorf(i, "cannot look for %s in the %s", seg, d.describe(n))
 }
 
 // each resolves the rest of the path in several children (wildcards and
@@ -522,37 +512,6 @@ func keyList(n *node) string {
 	return " (keys: " + strings.Join(ks, ", ") + ")"
 }
 
-// elementMatches compares a list element with [key=value]: the whole value,
-// not a regular expression.
-func (d *doc) elementMatches(el *node, seg fieldpath.Segment) bool {
-	if el.kind == aliasKind {
-		if el = d.byYAML[el.yn.Alias]; el == nil {
-			return false
-		}
-	}
-	if seg.Key == "" {
-		return el.kind == scalarKind && el.value == seg.Value
-	}
-	if el.kind != mapKind {
-		return false
-	}
-	d.open(el)
-	for j, k := range el.keys {
-		if k.kind == scalarKind && k.value == seg.Key {
-			v := el.children[j]
-			return v.kind == scalarKind && v.value == seg.Value
-		}
-	}
-	return false
-}
-
-func allIndexes(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i
-	}
-	return out
-}
 
 func appendAddr(addr []int, i int) []int {
 	out := make([]int, len(addr)+1)

@@ -20,8 +20,10 @@
 //   - An empty segment (`a..b`, a leading or trailing dot) is an error
 //     instead of being skipped silently.
 //
-// The package only parses; walking documents is the job of the packages that
-// hold them (kyaml nodes in replacement, strings in embedded).
+// The package parses paths and decides what a segment selects in a node
+// (Select, Matches), for every walker alike: kyaml nodes in replacement,
+// the span trees of strings in embedded. Walking, creating what is missing
+// and the words of messages are the walkers' own.
 package fieldpath
 
 import (

@@ -1,6 +1,7 @@
 package fieldpath
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -167,4 +168,66 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) = %#v renders as %q, which parses as %#v", s, p, text, back)
 		}
 	})
+}
+
+// listTree is a toy document for Select: nested maps and lists of strings.
+type listTree struct{}
+
+func (listTree) Shape(n any) Shape {
+	switch n.(type) {
+	case map[string]any:
+		return Map
+	case []any:
+		return List
+	case string:
+		return Scalar
+	}
+	return Other
+}
+func (listTree) Len(n any) int {
+	if m, ok := n.(map[string]any); ok {
+		return len(m)
+	}
+	return len(n.([]any))
+}
+func (listTree) Lookup(n any, key string) (int, error) {
+	if _, ok := n.(map[string]any)[key]; ok {
+		return 0, nil
+	}
+	return -1, nil
+}
+func (listTree) Element(n any, i int) any { return n.([]any)[i] }
+func (listTree) Field(n any, key string) (string, bool) {
+	v, ok := n.(map[string]any)[key].(string)
+	return v, ok
+}
+func (listTree) Value(n any) string { return n.(string) }
+
+func TestSelect(t *testing.T) {
+	list := []any{map[string]any{"name": "app"}, map[string]any{"name": "app-sidecar"}, "x", map[string]any{"name": "app"}}
+	m := map[string]any{"a": "1"}
+	cases := []struct {
+		n    any
+		path string
+		want Selection
+	}{
+		{list, "[name=app]", Selection{Positions: []int{0, 3}}},
+		{list, "[name=ap]", Selection{Missing: true}},
+		{list, "[=x]", Selection{Positions: []int{2}}},
+		{list, "1", Selection{Positions: []int{1}}},
+		{list, "4", Selection{Missing: true}},
+		{list, "5", Selection{OutOfRange: true}},
+		{list, "*", Selection{Positions: []int{0, 1, 2, 3}}},
+		{list, "name", Selection{Mismatch: true}},
+		{m, "a", Selection{Positions: []int{0}}},
+		{m, "b", Selection{Missing: true}},
+		{m, "[name=a]", Selection{Mismatch: true}},
+		{"scalar", "a", Selection{Mismatch: true}},
+	}
+	for _, c := range cases {
+		got, err := Select[any](listTree{}, c.n, MustParse(c.path)[0])
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s in %v: got %+v %v, want %+v", c.path, c.n, got, err, c.want)
+		}
+	}
 }

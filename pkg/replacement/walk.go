@@ -12,10 +12,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// Walking field paths through resources (kyaml nodes). The rules are those
-// of package embedded, which takes over when a path reaches a string with
-// segments left: the string holds a document, and the path continues
-// inside it.
+// Walking field paths through resources (kyaml nodes). What each segment
+// selects is fieldpath.Select's to say, as it is for package embedded, which
+// takes over when a path reaches a string with segments left: the string
+// holds a document, and the path continues inside it.
 
 // walkError is a failure at one segment of a path.
 type walkError struct {
@@ -55,58 +55,48 @@ func get(root *yaml.Node, path fieldpath.Path, o embedded.Options) ([]*yaml.Node
 			out = append(out, n)
 			return nil
 		}
-		seg := path[i]
-		switch n.Kind {
-		case yaml.ScalarNode:
-			if n.ShortTag() == "!!str" {
-				o.Where = path[:i]
-				vs, err := embedded.Get(n.Value, path[i:], o)
-				if err != nil {
-					return withFormatHint(shiftEmbedded(err, i), err)
-				}
-				out = append(out, vs...)
-				return nil
+		if n.Kind == yaml.ScalarNode {
+			if n.ShortTag() != "!!str" {
+				return errAt(i, "%s holds %s, which has no %s", at(path, i), describeScalar(n, secret), path[i])
 			}
-			return errAt(i, "%s holds %s, which has no %s", at(path, i), describeScalar(n, secret), seg)
-		case yaml.MappingNode:
-			if seg.Kind == fieldpath.Field || seg.Kind == fieldpath.Index {
-				v := field(n, seg.Key)
-				if v == nil {
-					return errAt(i, "no field %q in %s%s%s", seg.Key, at(path, i), keysOf(n), dottedKey(n, path, i))
-				}
-				return walk(v, i+1)
+			o.Where = path[:i]
+			vs, err := embedded.Get(n.Value, path[i:], o)
+			if err != nil {
+				return withFormatHint(shiftEmbedded(err, i), err)
 			}
-			return errAt(i, "%s is a map; %s selects list elements", at(path, i), seg)
-		case yaml.SequenceNode:
-			switch seg.Kind {
-			case fieldpath.Index:
-				if seg.Index >= len(n.Content) {
-					return errAt(i, "index %d is out of range: %s has %d elements", seg.Index, at(path, i), len(n.Content))
-				}
-				return walk(n.Content[seg.Index], i+1)
-			case fieldpath.Match:
-				var matched []*yaml.Node
-				for _, el := range n.Content {
-					if elementMatches(el, seg) {
-						matched = append(matched, el)
-					}
-				}
-				switch len(matched) {
-				case 0:
-					return errAt(i, "no element of %s matches %s", at(path, i), seg)
-				case 1:
-					return walk(matched[0], i+1)
-				}
-				return errAt(i, "%d elements of %s match %s; a source must name one value", len(matched), at(path, i), seg)
-			}
-			return errAt(i, "%s is a list; %s needs a map (select elements with [name=value] or an index)", at(path, i), seg)
+			out = append(out, vs...)
+			return nil
 		}
-		return errAt(i, "cannot look for %s in %s", seg, at(path, i))
+		sel, _ := fieldpath.Select(nodeTree{}, n, path[i]) // kyaml nodes have no lookup errors
+		if len(sel.Positions) == 1 {
+			return walk(child(n, sel.Positions[0]), i+1)
+		}
+		return getError(n, path, i, sel)
 	}
 	if err := walk(root, 0); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// getError says why path[i] does not lead to one value in n.
+func getError(n *yaml.Node, path fieldpath.Path, i int, sel fieldpath.Selection) error {
+	seg := path[i]
+	switch {
+	case len(sel.Positions) > 1:
+		return errAt(i, "%d elements of %s match %s; a source must name one value", len(sel.Positions), at(path, i), seg)
+	case n.Kind == yaml.MappingNode && sel.Missing:
+		return errAt(i, "no field %q in %s%s%s", seg.Key, at(path, i), keysOf(n), dottedKey(n, path, i))
+	case n.Kind == yaml.MappingNode:
+		return errAt(i, "%s is a map; %s selects list elements", at(path, i), seg)
+	case n.Kind == yaml.SequenceNode && seg.Kind == fieldpath.Index:
+		return errAt(i, "index %d is out of range: %s has %d elements", seg.Index, at(path, i), len(n.Content))
+	case n.Kind == yaml.SequenceNode && sel.Missing:
+		return errAt(i, "no element of %s matches %s", at(path, i), seg)
+	case n.Kind == yaml.SequenceNode:
+		return errAt(i, "%s is a list; %s needs a map (select elements with [name=value] or an index)", at(path, i), seg)
+	}
+	return errAt(i, "cannot look for %s in %s", seg, at(path, i))
 }
 
 // setter writes values at the places a path leads to in a resource.
@@ -140,89 +130,103 @@ func (s *setter) walk(n *yaml.Node, i int) (int, error) {
 	if n.Kind == yaml.AliasNode {
 		return 0, errAt(i, "%s is an alias (*%s); edit the value at its anchor instead", at(s.path, i), n.Value)
 	}
-	seg := s.path[i]
-	switch n.Kind {
-	case yaml.ScalarNode:
-		if n.ShortTag() == "!!null" && s.create && seg.Kind != fieldpath.Wildcard {
-			becomeContainer(n, seg)
-			return s.walk(n, i)
-		}
-		if n.ShortTag() == "!!str" {
-			out, err := embedded.Set(n.Value, s.path[i:], embedded.Options{Create: s.create, Where: s.path[:i], Cache: s.cache, Secret: s.secret, Format: s.format}, s.set)
-			if err != nil {
-				return 0, s.embeddedError(err, i)
-			}
-			n.Value = out
-			return 1, nil
-		}
-		return 0, errAt(i, "%s holds %s, which has no %s", at(s.path, i), describeScalar(n, s.secret), seg)
-	case yaml.MappingNode:
-		annotations := s.atAnnotations(i)
-		switch seg.Kind {
-		case fieldpath.Field, fieldpath.Index:
-			if annotations && protected(seg.Key) {
-				return 0, errAt(i, "the annotation %s belongs to kpt and kustomize; functions must not change it", seg.Key)
-			}
-			if v := field(n, seg.Key); v != nil {
-				return s.walk(v, i+1)
-			}
-			if !s.create {
-				return 0, errAt(i, "no field %q in %s%s%s", seg.Key, at(s.path, i), keysOf(n), createHint(n, s.path, i, s.secret))
-			}
-			v := s.newNode(i + 1)
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg.Key}, v)
-			return s.created(v, i+1)
-		case fieldpath.Wildcard:
-			var values []*yaml.Node
-			for j := 1; j < len(n.Content); j += 2 {
-				if annotations && protected(n.Content[j-1].Value) {
-					continue
-				}
-				values = append(values, n.Content[j])
-			}
-			return s.each(values, i)
-		}
-		return 0, errAt(i, "%s is a map; %s selects list elements", at(s.path, i), seg)
-	case yaml.SequenceNode:
-		switch seg.Kind {
-		case fieldpath.Index:
-			if seg.Index < len(n.Content) {
-				return s.walk(n.Content[seg.Index], i+1)
-			}
-			if seg.Index == len(n.Content) && s.create {
-				v := s.newNode(i + 1)
-				n.Content = append(n.Content, v)
-				return s.created(v, i+1)
-			}
-			return 0, errAt(i, "index %d is out of range: %s has %d elements", seg.Index, at(s.path, i), len(n.Content))
-		case fieldpath.Wildcard:
-			return s.each(n.Content, i)
-		case fieldpath.Match:
-			var matched []*yaml.Node
-			for _, el := range n.Content {
-				if elementMatches(el, seg) {
-					matched = append(matched, el)
-				}
-			}
-			if len(matched) > 0 {
-				return s.each(matched, i)
-			}
-			if !s.create {
-				return 0, errAt(i, "no element of %s matches %s (options.create: true adds one)", at(s.path, i), seg)
-			}
-			el, err := s.newElement(n, i)
-			if err != nil {
-				return 0, err
-			}
-			n.Content = append(n.Content, el)
-			if i+1 == len(s.path) {
-				return 1, s.write(el, true)
-			}
-			return s.walk(el, i+1)
-		}
-		return 0, errAt(i, "%s is a list; %s needs a map (select elements with [name=value], an index or *)", at(s.path, i), seg)
+	if n.Kind == yaml.ScalarNode {
+		return s.intoScalar(n, i)
 	}
-	return 0, errAt(i, "cannot look for %s in %s", seg, at(s.path, i))
+	seg := s.path[i]
+	if s.atAnnotations(i) && (seg.Kind == fieldpath.Field || seg.Kind == fieldpath.Index) && protected(seg.Key) {
+		return 0, errAt(i, "the annotation %s belongs to kpt and kustomize; functions must not change it", seg.Key)
+	}
+	sel, _ := fieldpath.Select(nodeTree{}, n, seg) // kyaml nodes have no lookup errors
+	switch {
+	case len(sel.Positions) > 0:
+		return s.each(s.unprotected(n, i, sel.Positions), i)
+	case sel.Missing && s.create:
+		return s.add(n, i)
+	}
+	return 0, s.setError(n, i, sel)
+}
+
+// intoScalar goes on from a scalar: a null becomes the map or list the
+// segment needs (with create), a string holds a document the path goes
+// into.
+func (s *setter) intoScalar(n *yaml.Node, i int) (int, error) {
+	seg := s.path[i]
+	if n.ShortTag() == "!!null" && s.create && seg.Kind != fieldpath.Wildcard {
+		becomeContainer(n, seg)
+		return s.walk(n, i)
+	}
+	if n.ShortTag() != "!!str" {
+		return 0, errAt(i, "%s holds %s, which has no %s", at(s.path, i), describeScalar(n, s.secret), seg)
+	}
+	out, err := embedded.Set(n.Value, s.path[i:], embedded.Options{Create: s.create, Where: s.path[:i], Cache: s.cache, Secret: s.secret, Format: s.format}, s.set)
+	if err != nil {
+		return 0, s.embeddedError(err, i)
+	}
+	n.Value = out
+	return 1, nil
+}
+
+// unprotected are the nodes at the positions, less the annotations kpt
+// and kustomize keep, which a wildcard passes over.
+func (s *setter) unprotected(n *yaml.Node, i int, positions []int) []*yaml.Node {
+	if !s.atAnnotations(i) || s.path[i].Kind != fieldpath.Wildcard {
+		return children(n, positions)
+	}
+	var out []*yaml.Node
+	for _, p := range positions {
+		if !protected(n.Content[2*p].Value) {
+			out = append(out, n.Content[2*p+1])
+		}
+	}
+	return out
+}
+
+// add creates what path[i] names and n lacks: a map entry, the element at
+// the end of a list, or the element [key=value] describes.
+func (s *setter) add(n *yaml.Node, i int) (int, error) {
+	seg := s.path[i]
+	switch {
+	case n.Kind == yaml.MappingNode:
+		v := s.newNode(i + 1)
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg.Key}, v)
+		return s.created(v, i+1)
+	case seg.Kind == fieldpath.Index:
+		v := s.newNode(i + 1)
+		n.Content = append(n.Content, v)
+		return s.created(v, i+1)
+	}
+	el, err := s.newElement(n, i)
+	if err != nil {
+		return 0, err
+	}
+	n.Content = append(n.Content, el)
+	if i+1 == len(s.path) {
+		return 1, s.write(el, true)
+	}
+	return s.walk(el, i+1)
+}
+
+// setError says why path[i] leads nowhere in n.
+func (s *setter) setError(n *yaml.Node, i int, sel fieldpath.Selection) error {
+	seg := s.path[i]
+	switch {
+	case n.Kind == yaml.MappingNode && sel.Missing:
+		return errAt(i, "no field %q in %s%s%s", seg.Key, at(s.path, i), keysOf(n), createHint(n, s.path, i, s.secret))
+	case n.Kind == yaml.MappingNode && seg.Kind == fieldpath.Wildcard:
+		return errAt(i, "%s matches nothing: %s is empty", seg, at(s.path, i))
+	case n.Kind == yaml.MappingNode:
+		return errAt(i, "%s is a map; %s selects list elements", at(s.path, i), seg)
+	case n.Kind == yaml.SequenceNode && seg.Kind == fieldpath.Index:
+		return errAt(i, "index %d is out of range: %s has %d elements", seg.Index, at(s.path, i), len(n.Content))
+	case n.Kind == yaml.SequenceNode && seg.Kind == fieldpath.Wildcard:
+		return errAt(i, "%s matches nothing: %s is empty", seg, at(s.path, i))
+	case n.Kind == yaml.SequenceNode && sel.Missing:
+		return errAt(i, "no element of %s matches %s (options.create: true adds one)", at(s.path, i), seg)
+	case n.Kind == yaml.SequenceNode:
+		return errAt(i, "%s is a list; %s needs a map (select elements with [name=value], an index or *)", at(s.path, i), seg)
+	}
+	return errAt(i, "cannot look for %s in %s", seg, at(s.path, i))
 }
 
 // atAnnotations reports whether path[:i] is metadata.annotations.
@@ -396,18 +400,6 @@ func field(n *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
-}
-
-// elementMatches compares a list element with [key=value]: the whole value.
-func elementMatches(el *yaml.Node, seg fieldpath.Segment) bool {
-	if el.Kind == yaml.AliasNode && el.Alias != nil {
-		el = el.Alias
-	}
-	if seg.Key == "" {
-		return el.Kind == yaml.ScalarNode && el.Value == seg.Value
-	}
-	v := field(el, seg.Key)
-	return v != nil && v.Kind == yaml.ScalarNode && v.Value == seg.Value
 }
 
 func keysOf(n *yaml.Node) string {

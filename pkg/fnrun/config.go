@@ -19,14 +19,28 @@ import (
 // errors: a misspelt field silently ignored is the kind of surprise our
 // users lose hours to.
 func Decode(config *yaml.RNode, into any) error {
-	b, err := yamljson.Encode(config.YNode())
+	what := fmt.Sprintf("config %s %q", config.GetKind(), config.GetName())
+	return decode(config.YNode(), into, what, func() *configLines { return linesOf(config) })
+}
+
+// DecodeFile decodes a document read from a file a config names (a
+// replacements file, say) as Decode decodes a config: the same checks,
+// and messages naming the file and its lines.
+func DecodeFile(doc *yaml.RNode, into any, file string) error {
+	return decode(doc.YNode(), into, file, func() *configLines { return &configLines{file: file} })
+}
+
+// decode is Decode's and DecodeFile's: what names the document in
+// messages; lines (called only for a message) finds its lines.
+func decode(n *yaml.Node, into any, what string, lines func() *configLines) error {
+	b, err := yamljson.Encode(n)
 	if err != nil {
-		return fmt.Errorf("config: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	if unknown := unknownFields(config.YNode(), reflect.TypeOf(into), "", nil); len(unknown) > 0 {
+	if unknown := unknownFields(n, reflect.TypeOf(into), "", nil); len(unknown) > 0 {
 		// again, with the lines in the user's file (which may mean reading it)
-		unknown = unknownFields(config.YNode(), reflect.TypeOf(into), "", linesOf(config))
-		return fmt.Errorf("config %s %q: %s", config.GetKind(), config.GetName(), strings.Join(unknown, "; "))
+		unknown = unknownFields(n, reflect.TypeOf(into), "", lines())
+		return fmt.Errorf("%s: %s", what, strings.Join(unknown, "; "))
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -35,9 +49,9 @@ func Decode(config *yaml.RNode, into any) error {
 		if errors.As(err, &te) && te.Type != nil {
 			// The walk above catches these with a path and a line; this is
 			// the fallback, in words rather than Go types.
-			return fmt.Errorf("config %s %q: %s: want %s, got %s", config.GetKind(), config.GetName(), te.Field, goKindName(te.Type), jsonValueName(te.Value))
+			return fmt.Errorf("%s: %s: want %s, got %s", what, te.Field, goKindName(te.Type), jsonValueName(te.Value))
 		}
-		return fmt.Errorf("config %s %q: %s", config.GetKind(), config.GetName(), strings.TrimPrefix(err.Error(), "json: "))
+		return fmt.Errorf("%s: %s", what, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
 }

@@ -308,7 +308,8 @@ func exact(s string) string {
 }
 
 // loadFile reads replacements from a file named in the config: one
-// replacement, or a list of them.
+// replacement, or a list of them, decoded as configs are (unknown fields
+// with the line in that file and the field probably meant).
 func loadFile(req *fnrun.Request, path string) ([]Replacement, error) {
 	b, err := req.ReadFile(path)
 	if err != nil {
@@ -316,31 +317,16 @@ func loadFile(req *fnrun.Request, path string) ([]Replacement, error) {
 	}
 	n, err := yaml.Parse(string(b))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, req.SyntaxError(err, string(b), "", "", path)
 	}
-	js, err := n.MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	var list []Replacement
 	if n.YNode().Kind == yaml.SequenceNode {
-		err = strictJSON(js, &list)
-	} else {
-		var one Replacement
-		err = strictJSON(js, &one)
-		list = []Replacement{one}
+		var list []Replacement
+		err = fnrun.DecodeFile(n, &list, path)
+		return list, err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	var one Replacement
+	if err := fnrun.DecodeFile(n, &one, path); err != nil {
+		return nil, err
 	}
-	return list, nil
-}
-
-func strictJSON(b []byte, into any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(into); err != nil {
-		return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	return nil
+	return []Replacement{one}, nil
 }

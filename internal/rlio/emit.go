@@ -249,104 +249,34 @@ const (
 	literal
 )
 
+// scalar writes a scalar as yaml.v3 would, or reports that it does not
+// take it: the encoder's choice of style (requestedStyle), the emitter's
+// (selectStyle), then the writing.
 func (e *itemEmitter) scalar(n *yaml.Node, ctx context) bool {
 	if n.Anchor != "" || !printableASCII(n.Value) || !plainComment(n.LineComment) || (ctx == asKey && n.LineComment != "") {
 		return false
 	}
-	// the encoder's part (encode.go, node): drop a tag the value implies;
-	// a string that would read as something else is quoted
-	forceQuoting := false
-	if n.Tag != "" {
-		if n.Style&yaml.TaggedStyle != 0 {
-			return false
-		}
-		stag := shortTag(n.Tag)
-		if !(stag == "!!str" && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0) {
-			rtag, ok := e.resolve(n.Value)
-			switch {
-			case !ok:
-				return false
-			case rtag == stag:
-			case stag == "!!str":
-				forceQuoting = true
-			default:
-				return false // the tag would be written
-			}
-		}
+	style, ok := e.requestedStyle(n)
+	if !ok {
+		return false
 	}
-	style := plainStyle
-	switch {
-	case n.Style&^(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle) != 0:
-		return false // folded, flow, tagged: not attempted
-	case n.Style&yaml.DoubleQuotedStyle != 0:
-		style = doubleQuoted
-	case n.Style&yaml.SingleQuotedStyle != 0:
-		style = singleQuoted
-	case n.Style&yaml.LiteralStyle != 0:
-		style = literal
-	case strings.IndexByte(n.Value, '\n') >= 0:
-		style = literal
-	case forceQuoting:
-		style = doubleQuoted
-	}
-
-	// the emitter's part (emitterc.go, select_scalar_style)
 	a := analyzeScalar(n.Value)
 	simpleKey := ctx == asKey
 	if simpleKey && (a.multiline || len(n.Value) > 128) {
 		return false // written as "? key": not attempted
 	}
-	if style == plainStyle && (!a.blockPlainAllowed || (n.Value == "" && simpleKey)) {
-		style = singleQuoted
+	style = selectStyle(style, a, n.Value == "" && simpleKey, simpleKey)
+	if style == singleQuoted && a.multiline {
+		return false // line breaks in single quotes: not attempted
 	}
-	if style == singleQuoted && !a.singleQuotedAllowed {
-		style = doubleQuoted
-	}
-	if style == literal && (!a.blockAllowed || simpleKey) {
-		style = doubleQuoted
-	}
-
 	saved := e.increaseIndent(ctx, false)
 	switch style {
 	case plainStyle:
-		if n.Value != "" && !e.whitespace {
-			e.put(' ')
-		}
-		e.out = append(e.out, n.Value...)
-		e.column += len(n.Value)
-		if n.Value != "" {
-			e.whitespace = false
-		}
-		e.indention = false
+		e.writePlain(n.Value)
 	case singleQuoted:
-		if a.multiline {
-			return false // line breaks in single quotes: not attempted
-		}
-		e.writeIndicator("'", true, false, false)
-		for i := 0; i < len(n.Value); i++ {
-			if n.Value[i] == '\'' {
-				e.put('\'')
-			}
-			e.put(n.Value[i])
-		}
-		e.writeIndicator("'", false, false, false)
-		e.whitespace, e.indention = false, false
+		e.writeSingleQuoted(n.Value)
 	case doubleQuoted:
-		e.writeIndicator("\"", true, false, false)
-		for i := 0; i < len(n.Value); i++ {
-			switch c := n.Value[i]; c {
-			case '"', '\\':
-				e.put('\\')
-				e.put(c)
-			case '\n':
-				e.put('\\')
-				e.put('n')
-			default:
-				e.put(c)
-			}
-		}
-		e.writeIndicator("\"", false, false, false)
-		e.whitespace, e.indention = false, false
+		e.writeDoubleQuoted(n.Value)
 	case literal:
 		e.literal(n.Value, n.LineComment)
 		e.indent = saved
@@ -355,6 +285,102 @@ func (e *itemEmitter) scalar(n *yaml.Node, ctx context) bool {
 	e.indent = saved
 	e.lineComment(n.LineComment, false) // after the value, at the enclosing indentation
 	return true
+}
+
+// requestedStyle is the encoder's part (encode.go, node): the style the
+// node asks for, a tag the value implies dropped, and a string that would
+// read as something else quoted. ok is false for what emitItem does not
+// write (a tag that would be written, folded, flow or tagged styles).
+func (e *itemEmitter) requestedStyle(n *yaml.Node) (style scalarStyle, ok bool) {
+	forceQuoting := false
+	if n.Tag != "" {
+		if n.Style&yaml.TaggedStyle != 0 {
+			return 0, false
+		}
+		stag := shortTag(n.Tag)
+		if !(stag == "!!str" && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0) {
+			rtag, ok := e.resolve(n.Value)
+			switch {
+			case !ok:
+				return 0, false
+			case rtag == stag:
+			case stag == "!!str":
+				forceQuoting = true
+			default:
+				return 0, false // the tag would be written
+			}
+		}
+	}
+	switch {
+	case n.Style&^(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle) != 0:
+		return 0, false // folded, flow, tagged: not attempted
+	case n.Style&yaml.DoubleQuotedStyle != 0:
+		return doubleQuoted, true
+	case n.Style&yaml.SingleQuotedStyle != 0:
+		return singleQuoted, true
+	case n.Style&yaml.LiteralStyle != 0, strings.IndexByte(n.Value, '\n') >= 0:
+		return literal, true
+	case forceQuoting:
+		return doubleQuoted, true
+	}
+	return plainStyle, true
+}
+
+// selectStyle is the emitter's part (emitterc.go, select_scalar_style):
+// the style falls back to one the value allows.
+func selectStyle(style scalarStyle, a scalarAnalysis, emptyKey, simpleKey bool) scalarStyle {
+	if style == plainStyle && (!a.blockPlainAllowed || emptyKey) {
+		style = singleQuoted
+	}
+	if style == singleQuoted && !a.singleQuotedAllowed {
+		style = doubleQuoted
+	}
+	if style == literal && (!a.blockAllowed || simpleKey) {
+		style = doubleQuoted
+	}
+	return style
+}
+
+func (e *itemEmitter) writePlain(v string) {
+	if v != "" && !e.whitespace {
+		e.put(' ')
+	}
+	e.out = append(e.out, v...)
+	e.column += len(v)
+	if v != "" {
+		e.whitespace = false
+	}
+	e.indention = false
+}
+
+func (e *itemEmitter) writeSingleQuoted(v string) {
+	e.writeIndicator("'", true, false, false)
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\'' {
+			e.put('\'')
+		}
+		e.put(v[i])
+	}
+	e.writeIndicator("'", false, false, false)
+	e.whitespace, e.indention = false, false
+}
+
+func (e *itemEmitter) writeDoubleQuoted(v string) {
+	e.writeIndicator("\"", true, false, false)
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '"', '\\':
+			e.put('\\')
+			e.put(c)
+		case '\n':
+			e.put('\\')
+			e.put('n')
+		default:
+			e.put(c)
+		}
+	}
+	e.writeIndicator("\"", false, false, false)
+	e.whitespace, e.indention = false, false
 }
 
 // literal writes a literal block scalar; the line comment goes on its

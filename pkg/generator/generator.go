@@ -58,11 +58,11 @@ var Function = fnrun.Function{
 	Name:  "merge-values-generator",
 	Short: "kustomize's configMapGenerator and secretGenerator, with mergeValues to deep-merge JSON/YAML values",
 	Kinds: Kinds,
-	Run:   Run,
+	Run:   transform,
 }
 
-// Run is the transform.
-func Run(req *fnrun.Request) error {
+// transform is the function.
+func transform(req *fnrun.Request) error {
 	es, err := entries(req.Config)
 	if err != nil {
 		return err

@@ -24,7 +24,7 @@ var Function = fnrun.Function{
 	Name:  "multi-patch",
 	Short: "apply strategic merge, JSON and merge patches to every resource a selector matches",
 	Kinds: []string{kindMultiPatch, kindPatchTransformer},
-	Run:   run,
+	Run:   transform,
 }
 
 // maxErrors bounds the error results of one run: past that, more of the
@@ -38,7 +38,7 @@ type compiled struct {
 	sel  *selector.SetMatcher // nil: each document selects its own resource
 }
 
-func run(req *fnrun.Request) error {
+func transform(req *fnrun.Request) error {
 	entries, err := decode(req.Config)
 	if err != nil {
 		return err

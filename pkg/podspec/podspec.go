@@ -23,7 +23,7 @@ var Function = fnrun.Function{
 	Name:  "podspec-patch",
 	Short: "apply one PodSpec patch (sidecars, service accounts, per-container edits) to every matching workload",
 	Kinds: []string{kindPodSpecPatch},
-	Run:   run,
+	Run:   transform,
 }
 
 // The schema types PodSpec and container patches merge with.
@@ -55,7 +55,7 @@ type compiled struct {
 	onNoMatch string
 }
 
-func run(req *fnrun.Request) error {
+func transform(req *fnrun.Request) error {
 	cfg, err := decode(req.Config)
 	if err != nil {
 		return err

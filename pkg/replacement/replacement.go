@@ -31,12 +31,12 @@ var Function = fnrun.Function{
 		"builtin/ReplacementTransformer",
 		"fn.kpt.dev/v1alpha1/ApplyReplacements",
 	},
-	Run: Run,
+	Run: transform,
 }
 
-// Run applies the replacements of req.Config to req.Items, in order: each
+// transform applies the replacements of req.Config to req.Items, in order: each
 // replacement sees the result of those before it.
-func Run(req *fnrun.Request) error {
+func transform(req *fnrun.Request) error {
 	var cfg Config
 	if err := fnrun.Decode(req.Config, &cfg); err != nil {
 		return err

@@ -512,7 +512,6 @@ func keyList(n *node) string {
 	return " (keys: " + strings.Join(ks, ", ") + ")"
 }
 
-
 func appendAddr(addr []int, i int) []int {
 	out := make([]int, len(addr)+1)
 	copy(out, addr)

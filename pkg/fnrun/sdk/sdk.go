@@ -1,20 +1,25 @@
-package fnrun
+// Package sdk offers patchwork's functions to Go programs built on the kpt
+// SDK (github.com/kptdev/krm-functions-sdk/go/fn). It is a package of its
+// own so that the function binaries, which never take this path, do not
+// link the SDK.
+package sdk
 
 import (
 	"fmt"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// SDKProcessor offers a function to Go programs built on the kpt SDK
-// (github.com/kptdev/krm-functions-sdk/go/fn): the same transform, the same
-// results, the same all-or-nothing rule. The SDK keeps its own document
-// model, so objects cross over as YAML; the binaries never take this path.
-func SDKProcessor(f Function) fn.ResourceListProcessor {
+// Processor offers a function to a kpt SDK program: the same transform, the
+// same results, the same all-or-nothing rule. The SDK keeps its own
+// document model, so objects cross over as YAML.
+func Processor(f fnrun.Function) fn.ResourceListProcessor {
 	return fn.ResourceListProcessorFunc(func(rl *fn.ResourceList) (bool, error) {
-		req := &Request{}
+		req := &fnrun.Request{}
 		for _, obj := range rl.Items {
 			n, err := yaml.Parse(obj.String())
 			if err != nil {
@@ -44,7 +49,7 @@ func SDKProcessor(f Function) fn.ResourceListProcessor {
 			}
 			obj, err := fn.ParseKubeObject([]byte(s))
 			if err != nil {
-				return false, fmt.Errorf("%s: %w", Describe(n), err)
+				return false, fmt.Errorf("%s: %w", fnrun.Describe(n), err)
 			}
 			items = append(items, obj)
 		}

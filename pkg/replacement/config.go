@@ -31,21 +31,21 @@ type Config struct {
 type Replacement struct {
 	Path        string   `json:"path,omitempty"`
 	Source      *Source  `json:"source,omitempty"`
-	SourceValue *Literal `json:"sourceValue,omitempty"`
+	SourceValue *Value `json:"sourceValue,omitempty"`
 	Targets     []Target `json:"targets,omitempty"`
 }
 
-// Literal is a sourceValue: a string, number or boolean, whose type is
+// Value is a sourceValue: a string, number or boolean, whose type is
 // kept as written (sourceValue: "8080" is a string, sourceValue: 8080 a
 // number). The type matters only where the target had none: a created
 // field, a null, a map or list being replaced.
-type Literal struct {
+type Value struct {
 	Value string
 	Tag   string // !!str, !!int, !!float or !!bool
 }
 
 // UnmarshalJSON accepts a JSON string, number or boolean.
-func (l *Literal) UnmarshalJSON(b []byte) error {
+func (l *Value) UnmarshalJSON(b []byte) error {
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -133,7 +133,7 @@ type rule struct {
 	source      *Source
 	sourceSet   *selector.SetMatcher
 	sourcePath  fieldpath.Path
-	sourceValue *Literal
+	sourceValue *Value
 	targets     []targetRule
 }
 

@@ -159,7 +159,7 @@ func TestLiteral(t *testing.T) {
 		{`true`, "true", "!!bool"},
 	}
 	for _, tt := range tests {
-		var l Literal
+		var l Value
 		if err := l.UnmarshalJSON([]byte(tt.json)); err != nil {
 			t.Errorf("%s: %v", tt.json, err)
 			continue
@@ -168,7 +168,7 @@ func TestLiteral(t *testing.T) {
 			t.Errorf("%s: got %s %s, want %s %s", tt.json, l.Tag, l.Value, tt.tag, tt.value)
 		}
 	}
-	var l Literal
+	var l Value
 	if err := l.UnmarshalJSON([]byte(`{"a": 1}`)); err == nil {
 		t.Error("a map as sourceValue: want an error")
 	}

@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/redact"
 )
 
 // Request is one run of a function on a ResourceList.
@@ -41,6 +42,8 @@ type Request struct {
 	Results framework.Results
 	// summary holds the per-entry infos of a successful run (Summarize).
 	summary framework.Results
+	// secrets are the values no result may show (redact.go).
+	secrets *redact.Set
 }
 
 // Transform runs one function. Returning an error (framework.Results, or
@@ -82,7 +85,20 @@ type Outcome struct {
 // (RunResourceList does). kpt's and kustomize's annotations on the items
 // come out of a successful run as they went in, and a panic in a transform
 // becomes an error result rather than a crash.
+//
+// Every result goes through one redaction step on its way out: the values
+// of the Secrets among the items (before the run and after it) and those
+// the transform registered (Request.Secret) appear in no message, identity
+// or field of a result (package redact).
 func (f Function) Process(req *Request) Outcome {
+	req.knowSecrets(req.Items)
+	o := f.process(req)
+	req.knowSecrets(req.Items)
+	o.Results = req.secrets.Results(o.Results)
+	return o
+}
+
+func (f Function) process(req *Request) Outcome {
 	if err := f.checkKind(req.Config); err != nil {
 		return fail(req.Results, err)
 	}
@@ -242,7 +258,7 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string,
 	items := rl.items
 	migration, err := preprocessAnnotations(items)
 	if err != nil {
-		return Outcome{}, err
+		return Outcome{}, secretsOf(items).Error(err)
 	}
 	why := ""
 	if configDir == "" {
@@ -261,22 +277,22 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string,
 		// failing run pays for the second parse.
 		orig, err := read(raw)
 		if err != nil {
-			return outcome, err
+			return outcome, req.secrets.Error(err)
 		}
 		items = orig.items
 	} else {
 		items = req.Items
 		if err := reconcileAnnotations(items, migration); err != nil {
-			return outcome, err
+			return outcome, req.secrets.Error(err)
 		}
 	}
 	if len(outcome.Results) > 0 {
 		if rl.results, err = resultsNode(outcome.Results); err != nil {
-			return outcome, err
+			return outcome, req.secrets.Error(err)
 		}
 	}
 	if err := write(out, rl, items); err != nil {
-		return outcome, fmt.Errorf("writing ResourceList: %w", err)
+		return outcome, req.secrets.Error(fmt.Errorf("writing ResourceList: %w", err))
 	}
 	return outcome, nil
 }

@@ -130,7 +130,7 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 		return 1
 	}
 	if err := WriteStream(stdout, req.Items); err != nil {
-		return fail(err)
+		return fail(req.secrets.Error(err))
 	}
 	return 0
 }

@@ -63,6 +63,7 @@ var Function = fnrun.Function{
 
 // Run is the transform.
 func Run(req *fnrun.Request) error {
+	knowSecretLiterals(req)
 	es, err := entries(req.Config)
 	if err != nil {
 		return err
@@ -235,7 +236,11 @@ func (r *run) load(e entry, formats map[string]valuemerge.Format) ([]kv.Pair, *f
 		}
 		src.Literals = append(src.Literals, kv.Pair{Key: key, Value: value, Source: where})
 	}
-	pairs, err := kv.Load(src, r.req.ReadFile)
+	read := r.req.ReadFile
+	if e.kind == "Secret" {
+		read = secretReader(r.req)
+	}
+	pairs, err := kv.Load(src, read)
 	if err != nil {
 		return nil, fnrun.Errorf(e.where, nil, "", "%v", err)
 	}

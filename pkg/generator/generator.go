@@ -27,7 +27,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator/hash"
 	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
@@ -662,7 +662,7 @@ func valueNode(s string) *yaml.RNode {
 // ("yes", "12:30:45").
 func stringNode(s string) *yaml.RNode {
 	n := yaml.NewStringRNode(s)
-	yamlstyle.QuoteIfAmbiguous(n.YNode())
+	scalar.QuoteIfNeeded(n.YNode())
 	return n
 }
 

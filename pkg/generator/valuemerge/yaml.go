@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
-	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
@@ -282,9 +282,9 @@ func nullKeys(n *yaml.Node) {
 
 // quoteAmbiguous quotes the plain strings of a document written whole that
 // YAML 1.1 readers would take for something else (12:30, on): the project's
-// one quoting rule (yamlstyle).
+// one quoting rule (package scalar).
 func quoteAmbiguous(n *yaml.Node) {
-	yamlstyle.QuoteIfAmbiguous(n)
+	scalar.QuoteIfNeeded(n)
 	for _, c := range n.Content {
 		quoteAmbiguous(c)
 	}
@@ -293,7 +293,7 @@ func quoteAmbiguous(n *yaml.Node) {
 // hasAmbiguousPlain reports whether n holds a plain string quoteAmbiguous
 // would quote.
 func hasAmbiguousPlain(n *yaml.Node) bool {
-	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!str" && yamlstyle.NonString(n.Value) {
+	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!str" && scalar.NeedsQuotes(n.Value) {
 		return true
 	}
 	for _, c := range n.Content {

@@ -53,18 +53,33 @@ var v2Booleans = map[string]bool{
 // Resolve11 is the resolution of a plain scalar by YAML 1.1 readers,
 // transcribed from PyYAML's implicit resolvers: each is tried, in PyYAML's
 // order, when the scalar starts with one of its first characters; the
-// first that matches gives the tag. "!!str" when none does.
+// first that matches gives the tag. "!!str" when none does. The word lists
+// (booleans, nulls, "<<", "=") are looked up rather than matched.
 func Resolve11(s string) string {
-	var first byte
-	if s != "" {
-		first = s[0]
+	if s == "" {
+		return "!!null"
+	}
+	if tag, ok := words11[strings.TrimSuffix(s, "\n")]; ok {
+		return tag
+	}
+	if strings.IndexByte("-+0123456789.", s[0]) < 0 {
+		return "!!str"
 	}
 	for _, r := range yaml11 {
-		if strings.IndexByte(r.first, first) >= 0 && r.re.MatchString(s) {
+		if strings.IndexByte(r.first, s[0]) >= 0 && r.re.MatchString(s) {
 			return r.tag
 		}
 	}
 	return "!!str"
+}
+
+// words11 are the YAML 1.1 spellings that are words.
+var words11 = map[string]string{
+	"yes": "!!bool", "Yes": "!!bool", "YES": "!!bool", "no": "!!bool", "No": "!!bool", "NO": "!!bool",
+	"true": "!!bool", "True": "!!bool", "TRUE": "!!bool", "false": "!!bool", "False": "!!bool", "FALSE": "!!bool",
+	"on": "!!bool", "On": "!!bool", "ON": "!!bool", "off": "!!bool", "Off": "!!bool", "OFF": "!!bool",
+	"~": "!!null", "null": "!!null", "Null": "!!null", "NULL": "!!null",
+	"<<": "!!merge", "=": "!!value",
 }
 
 type resolver11 struct {
@@ -73,10 +88,10 @@ type resolver11 struct {
 	re    *regexp.Regexp
 }
 
-// yaml11 are PyYAML's resolvers, in the order it registers them. A Python
-// "$" also matches before a final line break, hence `\n?$`.
+// yaml11 are PyYAML's resolvers for numbers and timestamps, in the order
+// it registers them. A Python "$" also matches before a final line break,
+// hence `\n?$`.
 var yaml11 = []resolver11{
-	{"!!bool", "yYnNtTfFoO", re11(`yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF`)},
 	{"!!float", "-+0123456789.", re11(`[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?` +
 		`|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?` +
 		`|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*` +
@@ -87,14 +102,11 @@ var yaml11 = []resolver11{
 		`|[-+]?(?:0|[1-9][0-9_]*)` +
 		`|[-+]?0x[0-9a-fA-F_]+` +
 		`|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+`)},
-	{"!!merge", "<", re11(`<<`)},
-	{"!!null", "~nN\x00", re11(`~|null|Null|NULL|`)},
 	{"!!timestamp", "0123456789", re11(`[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]` +
 		`|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?` +
 		`(?:[Tt]|[ \t]+)[0-9][0-9]?` +
 		`:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?` +
 		`(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?`)},
-	{"!!value", "=", re11(`=`)},
 }
 
 func re11(alternatives string) *regexp.Regexp {
@@ -130,6 +142,53 @@ func KeyForms(k *yaml.Node) []string {
 		v2 = sigsFloat(k)
 	}
 	return append(forms, "v2\x00"+v2, "1.1\x00"+jsonKey11(k.Value))
+}
+
+// StringForAll reports whether every reader takes key k for the string it
+// spells: then two such keys are one key exactly when they are spelled
+// alike, and comparing spellings is enough.
+func StringForAll(k *yaml.Node) bool {
+	if k.Kind != yaml.ScalarNode {
+		return false
+	}
+	if !isPlain(k) {
+		return k.ShortTag() == "!!str"
+	}
+	return !NeedsQuotes(k.Value)
+}
+
+// ResolvedDuplicates calls report(i, j) for each key j of a mapping's
+// content (keys at even indexes) that a reader takes for the same key as
+// an earlier key i although the two are spelled differently (true and
+// True, 80 and 0x50). Maps whose keys are all strings cost one check per
+// key.
+func ResolvedDuplicates(content []*yaml.Node, report func(i, j int)) {
+	all := true
+	for i := 0; i+1 < len(content); i += 2 {
+		if !StringForAll(content[i]) {
+			all = false
+			break
+		}
+	}
+	if all {
+		return
+	}
+	first := map[string]int{}
+	for j := 0; j+1 < len(content); j += 2 {
+		forms := KeyForms(content[j])
+		reported := false
+		for _, f := range forms {
+			i, seen := first[f]
+			if !seen {
+				first[f] = j
+				continue
+			}
+			if !reported && content[i].Value != content[j].Value {
+				report(i, j)
+				reported = true
+			}
+		}
+	}
 }
 
 func isPlain(k *yaml.Node) bool {

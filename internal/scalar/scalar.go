@@ -26,8 +26,10 @@ func NeedsQuotes(s string) bool {
 // QuoteIfNeeded double-quotes a plain string scalar that NeedsQuotes. Other
 // nodes (numbers, booleans, quoted or block strings, collections) are left
 // alone: a plain node whose text yaml.v3 resolves to a number is a number.
+// So is the empty string, which the encoder quotes itself: a style set on
+// it would stay with the node when a value is set into it later.
 func QuoteIfNeeded(n *yaml.Node) {
-	if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 || n.ShortTag() != "!!str" {
+	if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 || n.Value == "" || n.ShortTag() != "!!str" {
 		return
 	}
 	if NeedsQuotes(n.Value) {

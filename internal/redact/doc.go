@@ -24,6 +24,9 @@
 // of "<redacted>"s while protecting nothing (a value that short is guessed
 // at once).
 //
+// The price is over-redaction, never a leak: a Secret holding "admin"
+// hides a ServiceAccount named admin in messages too.
+//
 // Resource identities follow the same rule: a namespace or name a patch
 // filled from a Secret reads "v1 Secret <redacted>/db" in messages, and
 // "<redacted>" in the result's resourceRef, which kpt prints itself.

@@ -176,3 +176,23 @@ func TestRedactErrorKeepsNil(t *testing.T) {
 		t.Error("an error without secrets changed")
 	}
 }
+
+// TestRedactShortValues: a Secret holding values under redact.MinLen bytes
+// ("1", "on", "abc") leaves messages readable; its longer values are still
+// redacted.
+func TestRedactShortValues(t *testing.T) {
+	in := strings.Replace(redactInput, "    password: "+plantString+"\n",
+		"    password: "+plantString+"\n    flag: \"1\"\n    mode: \"on\"\n    tag: abc\n", 1)
+	f := testFunction(func(r *Request) error {
+		r.Results = append(r.Results, Warningf("patches[1]", r.Items[1], "data.abc", "1 resource is on; %s", plantString))
+		return nil
+	})
+	var stdout, stderr bytes.Buffer
+	if code := Command(f, nil, strings.NewReader(in), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	want := "warning: patches[1]: v1 ConfigMap cm: data.abc: 1 resource is on; <redacted>\n"
+	if stderr.String() != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+	}
+}

@@ -61,7 +61,7 @@ bench:
 # Short fuzzing of every fuzz target (seed corpora run in `make test` anyway).
 FUZZTIME ?= 20s
 fuzz:
-	@for pkg in $$($(GO) list ./pkg/...); do \
+	@for pkg in $$($(GO) list ./pkg/... ./internal/...); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg || exit 1; \
 	  done; \

@@ -3,6 +3,8 @@ package rlio
 import (
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/scalar"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -30,9 +32,6 @@ type itemEmitter struct {
 	whitespace bool // the last character written was white space
 	indention  bool // only indentation has been written on this line
 	indent     int
-	// numberTags caches how yaml.v3 resolves number-like plain values
-	// ("8080": !!int); anything else is resolved without it.
-	numberTags map[string]string
 }
 
 // emitItem appends n as an entry of a block sequence at column 0, ending
@@ -513,54 +512,9 @@ func shortTag(tag string) string {
 	return tag
 }
 
-// resolve is the tag yaml.v3 gives v written plain; ok is false when it
-// cannot be told here.
+// resolve is the tag yaml.v3 gives v written plain: yaml.v3's own
+// resolver, asked through package scalar, the project's one home for such
+// rules.
 func (e *itemEmitter) resolve(v string) (tag string, ok bool) {
-	return resolvePlain(v, &e.numberTags)
-}
-
-// resolveWithYAML reads v as a YAML document and returns the tag of the
-// plain scalar it holds ("" when it does not hold exactly v, plain).
-func resolveWithYAML(v string) string {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(v), &doc); err != nil || len(doc.Content) != 1 {
-		return ""
-	}
-	s := doc.Content[0]
-	if s.Kind != yaml.ScalarNode || s.Style != 0 || s.Value != v || s.Tag == "" {
-		return ""
-	}
-	return s.Tag
-}
-
-// resolvePlain is the tag yaml.v3 gives the plain scalar v (resolve.go);
-// ok is false when it cannot be told here.
-func resolvePlain(v string, cache *map[string]string) (tag string, ok bool) {
-	if v == "" {
-		return "!!null", true
-	}
-	switch c := v[0]; {
-	case c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9'):
-		// numbers, timestamps, .inf and .nan: ask yaml.v3, once per value
-		if t, ok := (*cache)[v]; ok {
-			return t, t != ""
-		}
-		t := resolveWithYAML(v)
-		if *cache == nil {
-			*cache = map[string]string{}
-		}
-		if len(*cache) < 4096 && len(v) <= 64 {
-			(*cache)[v] = t
-		}
-		return t, t != ""
-	case c == 'y' || c == 'Y' || c == 'n' || c == 'N' || c == 't' || c == 'T' || c == 'f' || c == 'F' ||
-		c == 'o' || c == 'O' || c == '~':
-		switch v {
-		case "true", "True", "TRUE", "false", "False", "FALSE":
-			return "!!bool", true
-		case "~", "null", "Null", "NULL":
-			return "!!null", true
-		}
-	}
-	return "!!str", true
+	return scalar.Resolve12(v), true
 }

@@ -28,16 +28,16 @@ func (c Codec) Write(w io.Writer, l *List) error {
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	head := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-		scalar("apiVersion"), scalar(l.APIVersion), scalar("kind"), scalar(l.Kind),
+		scalarNode("apiVersion"), scalarNode(l.APIVersion), scalarNode("kind"), scalarNode(l.Kind),
 	}}
 	var tail []*yaml.Node // functionConfig and results: the rest of the top mapping
 	if l.FunctionConfig != nil {
 		tail = append(tail, &yaml.Node{Kind: yaml.MappingNode,
-			Content: []*yaml.Node{scalar("functionConfig"), l.FunctionConfig.YNode()}})
+			Content: []*yaml.Node{scalarNode("functionConfig"), l.FunctionConfig.YNode()}})
 	}
 	if l.Results != nil {
 		tail = append(tail, &yaml.Node{Kind: yaml.MappingNode,
-			Content: []*yaml.Node{scalar("results"), l.Results.YNode()}})
+			Content: []*yaml.Node{scalarNode("results"), l.Results.YNode()}})
 	}
 	var buf bytes.Buffer
 	if err := encode(&buf, head, false); err != nil {
@@ -74,7 +74,7 @@ func writeKyaml(w io.Writer, l *List) error {
 	return rw.Write(l.Items)
 }
 
-func scalar(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
+func scalarNode(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: v} }
 
 // itemsPerWorker is how many items one goroutine writes at a time; a round
 // writes that many per core, then copies them out in order, which bounds the

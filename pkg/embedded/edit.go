@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"fmt"
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"sort"
 	"strconv"
 	"strings"
@@ -435,6 +436,34 @@ func (d *doc) each(n *node, path fieldpath.Path, i int, addr []int, create, edit
 }
 
 func (d *doc) findKey(n *node, key string, seg int) (int, error) {
+	j, err := d.findKeySpelled(n, key, seg)
+	if err != nil || j < 0 || n.yamlInfo == nil || n.yn == nil {
+		return j, err
+	}
+	// A key spelled differently that readers resolve alike (true and
+	// True, 80 and 0x50) is the same key: readers keep the last, an edit
+	// would change the first (package scalar).
+	k := n.keys[j]
+	if k.yamlInfo == nil || k.yn == nil {
+		return j, nil
+	}
+	other := ""
+	c := n.yn.Content
+	scalar.ResolvedDuplicates(c, func(a, b int) {
+		switch k.yn {
+		case c[a]:
+			other = c[b].Value
+		case c[b]:
+			other = c[a].Value
+		}
+	})
+	if other != "" {
+		return 0, d.errorf(seg, "key %q appears twice in the %s, spelled %q too (YAML readers take both for one key)", key, d.describe(n), other)
+	}
+	return j, nil
+}
+
+func (d *doc) findKeySpelled(n *node, key string, seg int) (int, error) {
 	d.open(n)
 	if len(n.keys) > keyIndexMin {
 		return d.findKeyIndexed(n, key, seg)

@@ -8,7 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 )
 
 // scalarTag returns the type a new scalar takes where old was (old is nil
@@ -251,9 +251,9 @@ func yamlPlainOK(s string, inFlow bool) bool {
 	return !yamlImplicitNonString(s)
 }
 
-// yamlImplicitNonString is the project's one quoting rule (yamlstyle).
+// yamlImplicitNonString is the project's one quoting rule (package scalar).
 func yamlImplicitNonString(s string) bool {
-	return yamlstyle.NonString(s)
+	return scalar.NeedsQuotes(s)
 }
 
 // yamlScalar writes a scalar of the given type for a YAML document. prefer

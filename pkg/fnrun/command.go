@@ -142,7 +142,7 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 		out = lists.Collapse(out)
 	}
 	if err := rlio.WriteStream(stdout, out); err != nil {
-		return fail(err)
+		return fail(req.secrets.Error(err))
 	}
 	return 0
 }

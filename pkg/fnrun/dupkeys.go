@@ -7,6 +7,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 )
 
 // checkDuplicateKeys refuses items, and a functionConfig, holding a map
@@ -16,6 +18,10 @@ import (
 // would change the output. Each duplicate is an error naming the resource,
 // the map, the key and both lines (counted from the resource's first line,
 // which is the same whether kpt, kustomize or a file gave it).
+//
+// Keys are compared by what readers resolve them to, not only by spelling
+// (package scalar): true and True, 80 and 0x50, ~ and null, 1 and 1.0 are
+// one key.
 //
 // One walk over the nodes; aliases are not followed (their anchors are
 // walked where they stand), so the cost is linear in the input.
@@ -51,6 +57,11 @@ func appendDuplicates(rs framework.Results, res *yaml.RNode, entry string) frame
 		}
 		r := Errorf(entry, res, d.path, "the key %q is given twice %s (%s of the resource); YAML does not allow it, kustomize refuses it, and readers disagree on which value counts: remove one",
 			d.key, where, lines)
+		if d.other != d.key {
+			r = Errorf(entry, res, d.path, "the keys %q and %q %s (%s of the resource) are one key to YAML readers, which resolve both to the same value "+
+				"and keep only the last; kustomize refuses it, and an edit would change the first while readers see the second: remove one, or quote both to make them strings",
+				d.other, d.key, where, lines)
+		}
 		if entry != "" {
 			r.ResourceRef = nil // the config is not a resource of the package
 		}
@@ -62,6 +73,7 @@ func appendDuplicates(rs framework.Results, res *yaml.RNode, entry string) frame
 type duplicate struct {
 	path         string
 	key          string
+	other        string // the first key's spelling, when it differs (true, True)
 	line1, line2 int
 }
 
@@ -115,6 +127,13 @@ func (w *dupWalker) walk(n *yaml.Node) {
 				w.seen[c[i].Value] = i
 			}
 		}
+		// keys spelled differently that readers resolve alike (true,
+		// True; 80, 0x50; ~, null; 1, 1.0)
+		scalar.ResolvedDuplicates(c, func(i, j int) {
+			if plainKey(c[i]) && plainKey(c[j]) {
+				w.report(c[i], c[j])
+			}
+		})
 		for i := 0; i+1 < len(c); i += 2 {
 			if v := c[i+1]; v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
 				w.stack = append(w.stack, dupSeg{key: c[i].Value, index: -1})
@@ -140,7 +159,7 @@ func plainKey(k *yaml.Node) bool {
 }
 
 func (w *dupWalker) report(first, second *yaml.Node) {
-	w.found = append(w.found, duplicate{path: w.path(), key: second.Value, line1: first.Line, line2: second.Line})
+	w.found = append(w.found, duplicate{path: w.path(), key: second.Value, other: first.Value, line1: first.Line, line2: second.Line})
 }
 
 // path writes the stack as a field path: spec.template.metadata.annotations,

@@ -24,6 +24,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
 	"github.com/patchwork-krm/patchwork/internal/rlio"
+	"github.com/patchwork-krm/patchwork/internal/redact"
 )
 
 // Request is one run of a function on a ResourceList.
@@ -42,6 +43,8 @@ type Request struct {
 	Results framework.Results
 	// summary holds the per-entry infos of a successful run (Summarize).
 	summary framework.Results
+	// secrets are the values no result may show (redact.go).
+	secrets *redact.Set
 }
 
 // Transform runs one function. Returning an error (framework.Results, or
@@ -83,7 +86,20 @@ type Outcome struct {
 // (RunResourceList does). kpt's and kustomize's annotations on the items
 // come out of a successful run as they went in, and a panic in a transform
 // becomes an error result rather than a crash.
+//
+// Every result goes through one redaction step on its way out: the values
+// of the Secrets among the items (before the run and after it) and those
+// the transform registered (Request.Secret) appear in no message, identity
+// or field of a result (package redact).
 func (f Function) Process(req *Request) Outcome {
+	req.knowSecrets(req.Items)
+	o := f.process(req)
+	req.knowSecrets(req.Items)
+	o.Results = req.secrets.Results(o.Results)
+	return o
+}
+
+func (f Function) process(req *Request) Outcome {
 	if err := f.checkKind(req.Config); err != nil {
 		return fail(req.Results, err)
 	}
@@ -259,7 +275,7 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 	}
 	migration, err := codec.Migrate(rl.Items)
 	if err != nil {
-		return Outcome{}, err
+		return Outcome{}, secretsOf(rl.Items).Error(err)
 	}
 	why := ""
 	if configDir == "" {
@@ -278,22 +294,22 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 		// failing run pays for the second parse.
 		orig, err := codec.Read(raw)
 		if err != nil {
-			return outcome, err
+			return outcome, req.secrets.Error(err)
 		}
 		rl.Items = orig.Items
 	} else {
 		rl.Items = req.Items
 		if err := migration.Reconcile(rl.Items); err != nil {
-			return outcome, err
+			return outcome, req.secrets.Error(err)
 		}
 	}
 	if len(outcome.Results) > 0 {
 		if rl.Results, err = resultsNode(outcome.Results); err != nil {
-			return outcome, err
+			return outcome, req.secrets.Error(err)
 		}
 	}
 	if err := codec.Write(out, rl); err != nil {
-		return outcome, fmt.Errorf("writing ResourceList: %w", err)
+		return outcome, req.secrets.Error(fmt.Errorf("writing ResourceList: %w", err))
 	}
 	return outcome, nil
 }

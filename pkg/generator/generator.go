@@ -27,7 +27,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator/hash"
 	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
@@ -63,6 +63,7 @@ var Function = fnrun.Function{
 
 // transform is the function.
 func transform(req *fnrun.Request) error {
+	knowSecretLiterals(req)
 	es, err := entries(req.Config)
 	if err != nil {
 		return err
@@ -235,7 +236,11 @@ func (r *run) load(e entry, formats map[string]valuemerge.Format) ([]kv.Pair, *f
 		}
 		src.Literals = append(src.Literals, kv.Pair{Key: key, Value: value, Source: where})
 	}
-	pairs, err := kv.Load(src, r.req.ReadFile)
+	read := r.req.ReadFile
+	if e.kind == "Secret" {
+		read = secretReader(r.req)
+	}
+	pairs, err := kv.Load(src, read)
 	if err != nil {
 		return nil, fnrun.Errorf(e.where, nil, "", "%v", err)
 	}
@@ -657,7 +662,7 @@ func valueNode(s string) *yaml.RNode {
 // ("yes", "12:30:45").
 func stringNode(s string) *yaml.RNode {
 	n := yaml.NewStringRNode(s)
-	yamlstyle.QuoteIfAmbiguous(n.YNode())
+	scalar.QuoteIfNeeded(n.YNode())
 	return n
 }
 

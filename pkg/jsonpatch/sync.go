@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
-	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -82,7 +82,7 @@ func orderLike(n, hint *yaml.Node) {
 func plain(n *yaml.Node) {
 	if n.Kind == yaml.ScalarNode && n.Style == yaml.DoubleQuotedStyle {
 		n.Style = 0
-		yamlstyle.QuoteIfAmbiguous(n)
+		scalar.QuoteIfNeeded(n)
 	}
 	if n.Kind != yaml.ScalarNode {
 		n.Style = 0
@@ -122,7 +122,7 @@ func syncNode(dst, want, hint *yaml.Node) {
 				style = 0
 			}
 			dst.Style = style
-			yamlstyle.QuoteIfAmbiguous(dst)
+			scalar.QuoteIfNeeded(dst)
 		}
 	default:
 		replaceKeepComments(dst, want)

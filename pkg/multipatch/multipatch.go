@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
@@ -244,8 +245,12 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally)
 		return
 	}
 	var before identity
+	var metaBefore *yaml.Node
 	if d.touchesIdentity {
 		before = identityOf(res)
+		if m := res.Field("metadata"); m != nil {
+			metaBefore = yaml.CopyYNode(m.Value.YNode())
+		}
 	}
 	var t *schema.Type
 	if d.typ == typeSMP && !d.deletes {
@@ -277,10 +282,24 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally)
 		return
 	}
 	if d.touchesIdentity {
+		nulled, field, problem := normalizeIdentity(res)
+		if problem != "" {
+			// named as it was: the run fails, and the items go out as
+			// they came in
+			before.put(res, metaBefore)
+			a.report(c, res, fmt.Errorf("%s %s; a resource keeps its apiVersion, kind and metadata.name as strings (and metadata as a map), so the patch cannot apply", field, problem))
+			return
+		}
 		if removed := before.restoreRemoved(res); len(removed) > 0 {
+			what := "removes " + strings.Join(removed, ", ")
+			switch {
+			case slices.Equal(nulled, removed):
+				what = "sets " + strings.Join(nulled, ", ") + " to null"
+			case len(nulled) > 0:
+				what = "sets " + strings.Join(nulled, ", ") + " to null, which removes " + strings.Join(removed, ", ")
+			}
 			a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, res, removed[0],
-				"the patch removes %s; a resource keeps its identity, so it was restored (to delete the resource, use $patch: delete)",
-				strings.Join(removed, ", ")))
+				"the patch %s; a resource keeps its identity, so it was restored (to delete the resource, use $patch: delete)", what))
 		}
 		if undone := before.restore(res, c.Options, d.typ == typeSMP); undone != "" && d.typ != typeSMP {
 			a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, res, undone,
@@ -323,6 +342,103 @@ type identity struct{ apiVersion, kind, name, namespace string }
 
 func identityOf(r *yaml.RNode) identity {
 	return identity{r.GetApiVersion(), r.GetKind(), r.GetName(), r.GetNamespace()}
+}
+
+// normalizeIdentity checks the identity fields a patch left: apiVersion,
+// kind and metadata.name are strings, metadata a map, metadata.namespace a
+// string if anything. One set to null is taken as removed (restoreRemoved
+// puts it back, as for a removal) and listed in nulled. Anything else, a
+// number, a list, metadata: "", is a problem: field names it and problem
+// says what the patch made of it.
+func normalizeIdentity(r *yaml.RNode) (nulled []string, field, problem string) {
+	root := r.YNode()
+	for _, f := range []string{"apiVersion", "kind", "metadata"} {
+		i := fieldIndex(root, f)
+		if i < 0 {
+			continue
+		}
+		v := root.Content[i+1]
+		switch {
+		case isNull(v):
+			root.Content = append(root.Content[:i:i], root.Content[i+2:]...)
+			nulled = append(nulled, f)
+		case f == "metadata" && v.Kind != yaml.MappingNode:
+			return nulled, f, "is made " + describeNode(v)
+		case f != "metadata" && !isString(v):
+			return nulled, f, "is made " + describeNode(v)
+		}
+	}
+	meta := fieldIndex(root, "metadata")
+	if meta < 0 {
+		return nulled, "", ""
+	}
+	m := root.Content[meta+1]
+	for _, f := range []string{"name", "namespace"} {
+		i := fieldIndex(m, f)
+		if i < 0 {
+			continue
+		}
+		switch v := m.Content[i+1]; {
+		case isNull(v):
+			m.Content = append(m.Content[:i:i], m.Content[i+2:]...)
+			if f == "name" {
+				nulled = append(nulled, "metadata.name")
+			}
+		case !isString(v):
+			return nulled, "metadata." + f, "is made " + describeNode(v)
+		}
+	}
+	return nulled, "", ""
+}
+
+func fieldIndex(m *yaml.Node, key string) int {
+	if m.Kind != yaml.MappingNode {
+		return -1
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return i
+		}
+	}
+	return -1
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+func isString(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" }
+
+// describeNode says what a value is, for messages: "a list", "the number 5".
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a map"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.ShortTag() {
+	case "!!str":
+		if n.Value == "" {
+			return "the empty string"
+		}
+		return "a string"
+	case "!!int", "!!float":
+		return "the number " + n.Value
+	case "!!bool":
+		return "the boolean " + n.Value
+	}
+	return "a " + strings.TrimPrefix(n.ShortTag(), "!!")
+}
+
+// put sets the identity back as it was, metadata whole, for a message
+// about a resource the patch left without one.
+func (id identity) put(r *yaml.RNode, meta *yaml.Node) {
+	r.SetApiVersion(id.apiVersion)
+	r.SetKind(id.kind)
+	if meta != nil {
+		_ = r.PipeE(yaml.SetField("metadata", yaml.NewRNode(meta)))
+	}
 }
 
 // restoreRemoved puts back the apiVersion, kind and metadata.name a patch

@@ -58,6 +58,11 @@ func transform(req *fnrun.Request) error {
 			errs = append(errs, res)
 			continue
 		}
+		if secret {
+			// a piece of a Secret's value (split off, or found inside
+			// YAML it holds) is secret too: no result may show it
+			req.Secret(scalarValues(value)...)
+		}
 		changed := map[int]bool{}
 		for _, t := range r.targets {
 			selected := t.set.Select(ix)
@@ -91,6 +96,18 @@ type secrecy map[*yaml.Node]bool
 // of reports whether res's values are secret.
 func (s secrecy) of(res *yaml.RNode) bool {
 	return res.GetKind() == "Secret" || s[res.YNode()]
+}
+
+// scalarValues lists the scalar values in n, at any depth.
+func scalarValues(n *yaml.Node) []string {
+	if n.Kind == yaml.ScalarNode {
+		return []string{n.Value}
+	}
+	var out []string
+	for _, c := range n.Content {
+		out = append(out, scalarValues(c)...)
+	}
+	return out
 }
 
 // value reads the replacement's value: the sourceValue, or the field of

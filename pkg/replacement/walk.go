@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -363,7 +363,7 @@ func assign(dst, v *yaml.Node, created bool) {
 		if tag == "!!null" && dst.Value == "" {
 			dst.Value = "null"
 		}
-		yamlstyle.QuoteIfAmbiguous(dst) // "yes" must not become a boolean for kubectl
+		scalar.QuoteIfNeeded(dst) // "yes" must not become a boolean for kubectl
 		return
 	}
 	c := deepCopy(v)

@@ -9,7 +9,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-func scalar(tag, v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v} }
+func scalarNode(tag, v string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v}
+}
 
 // TestSetTypes checks the type rule on resource fields: what was a number
 // stays one when the new text is a number, a string stays a string (and
@@ -28,19 +30,19 @@ f: {x: 1}
 		create bool
 		want   string
 	}{
-		{"a", scalar("!!str", "5"), false, "a: 5\n"},
-		{"a", scalar("!!str", "five"), false, "a: five\n"},
-		{"b", scalar("!!int", "5"), false, `b: "5"` + "\n"},
-		{"c", scalar("!!str", "it's"), false, "c: 'it''s'\n"},
-		{"d", scalar("!!int", "5"), false, "d: 5\n"},
-		{"d", scalar("!!str", "5"), false, `d: "5"` + "\n"},
-		{"e", scalar("!!str", "false"), false, "e: false\n"},
-		{"e", scalar("!!str", "maybe"), false, "e: maybe\n"},
-		{"f", scalar("!!str", "flat"), false, "f: flat\n"},
-		{"g.h", scalar("!!str", "8080"), true, `g:
+		{"a", scalarNode("!!str", "5"), false, "a: 5\n"},
+		{"a", scalarNode("!!str", "five"), false, "a: five\n"},
+		{"b", scalarNode("!!int", "5"), false, `b: "5"` + "\n"},
+		{"c", scalarNode("!!str", "it's"), false, "c: 'it''s'\n"},
+		{"d", scalarNode("!!int", "5"), false, "d: 5\n"},
+		{"d", scalarNode("!!str", "5"), false, `d: "5"` + "\n"},
+		{"e", scalarNode("!!str", "false"), false, "e: false\n"},
+		{"e", scalarNode("!!str", "maybe"), false, "e: maybe\n"},
+		{"f", scalarNode("!!str", "flat"), false, "f: flat\n"},
+		{"g.h", scalarNode("!!str", "8080"), true, `g:
   h: "8080"
 `},
-		{"g.[name=x].v", scalar("!!bool", "true"), true, `g:
+		{"g.[name=x].v", scalarNode("!!bool", "true"), true, `g:
 - name: x
   v: true
 `},
@@ -76,7 +78,7 @@ config: '{"servers": [{"host": "a"}, {"host": "b", "port": 1}]}'
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := func(*yaml.Node) (*yaml.Node, error) { return scalar("!!str", "v"), nil }
+	set := func(*yaml.Node) (*yaml.Node, error) { return scalarNode("!!str", "v"), nil }
 	for _, p := range []string{"containers.*.env.[name=X].value", "config.servers.*.port"} {
 		s := &setter{path: fieldpath.MustParse(p), create: true, set: set}
 		if err := s.apply(n.YNode()); err != nil {
@@ -110,7 +112,7 @@ func TestProtectedAnnotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := func(*yaml.Node) (*yaml.Node, error) { return scalar("!!str", "y"), nil }
+	set := func(*yaml.Node) (*yaml.Node, error) { return scalarNode("!!str", "y"), nil }
 	s := &setter{path: fieldpath.MustParse("metadata.annotations.*"), set: set}
 	if err := s.apply(n.YNode()); err != nil {
 		t.Fatal(err)

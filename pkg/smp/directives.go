@@ -1,6 +1,7 @@
 package smp
 
 import (
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -57,6 +58,16 @@ func (m *merger) scanDirectives(p *yaml.Node, t *schema.Type) (mapDirectives, er
 	var seen map[string]struct{} // for large maps; small ones compare pairwise
 	if len(c) > 32 {
 		seen = make(map[string]struct{}, len(c)/2)
+	}
+	var same error
+	scalar.ResolvedDuplicates(c, func(i, j int) {
+		if same == nil {
+			same = m.errorf("the patch sets %q and %q, which YAML readers take for one key (quote both to make them strings)",
+				resolve(c[i]).Value, resolve(c[j]).Value)
+		}
+	})
+	if same != nil {
+		return d, same
 	}
 	for i := 0; i+1 < len(c); i += 2 {
 		kn := resolve(c[i])

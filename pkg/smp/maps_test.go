@@ -198,6 +198,11 @@ func TestMaps(t *testing.T) {
 		patch: "m:\n  k0: 0\n  k1: 1\n  k2: 2\n  k3: 3\n  k4: 4\n  k5: 5\n  k6: 6\n  k7: 7\n  k8: 8\n  k9: 9\n  k10: 10\n  k11: 11\n  k12: 12\n  k13: 13\n  k14: 14\n  k15: 15\n  k16: 16\n  k17: 17\n  k18: 18\n  k19: 19\n  k3: again",
 		err:   `m: the patch sets "k3" twice`,
 	}, {
+		name:  "keys spelled differently that readers take for one are an error too (issue 19)",
+		dst:   "data: {a: 1}",
+		patch: "data: {true: x, True: y}",
+		err:   `data: the patch sets "true" and "True", which YAML readers take for one key`,
+	}, {
 		name:  "map keys must be scalars",
 		dst:   "a: 1",
 		patch: "? [x]\n: 1",

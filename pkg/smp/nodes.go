@@ -3,7 +3,7 @@ package smp
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 )
 
 // maxAliasChain bounds alias-to-alias chains; the YAML parser never builds
@@ -134,7 +134,7 @@ func shell(p *yaml.Node) *yaml.Node {
 	}
 	if p.Kind == yaml.ScalarNode {
 		n.Value = p.Value
-		yamlstyle.QuoteIfAmbiguous(n) // "12:30" must stay a string for YAML 1.1 readers
+		scalar.QuoteIfNeeded(n) // "12:30" must stay a string for YAML 1.1 readers
 	}
 	return n
 }

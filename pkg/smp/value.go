@@ -5,7 +5,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -125,7 +125,7 @@ func (m *merger) scalar(d, p *yaml.Node) *yaml.Node {
 			d.Tag, d.Style = p.Tag, p.Style
 		}
 		d.Value = p.Value
-		yamlstyle.QuoteIfAmbiguous(d)
+		scalar.QuoteIfNeeded(d)
 	}
 	takeComments(d, p)
 	return d

@@ -31,7 +31,8 @@ const autoSecretMin = 6
 // of a Secret's data (as written, and base64-decoded) or stringData in the
 // case's input.yaml, and every line of its secret-values.txt, as written
 // and base64-encoded. It is the rule "messages name the key and the
-// resource, never the value", checked over every case a function has.
+// resource, never the value", checked over every case a function has, in
+// every field of a result, the resource's identity included.
 func CheckNoSecrets(t *testing.T, f fnrun.Function, dir string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -124,6 +125,9 @@ func secretValues(t *testing.T, caseDir string) []string {
 
 func resultText(r *framework.Result) string {
 	parts := []string{r.Message}
+	if ref := r.ResourceRef; ref != nil {
+		parts = append(parts, ref.APIVersion, ref.Kind, ref.Name, ref.Namespace)
+	}
 	if r.Field != nil {
 		parts = append(parts, r.Field.Path)
 		if r.Field.CurrentValue != nil {

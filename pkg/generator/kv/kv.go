@@ -23,10 +23,14 @@ import (
 )
 
 // Pair is one key and its value, with where it came from for messages
-// ("literals[2]", "envs[0] line 4", "files[1]").
+// ("literals[2]", "envs[0] (db.env) line 4", "files[1]").
 type Pair struct {
 	Key, Value string
 	Source     string
+	// FromEnv marks a pair read from an env file, whose lines messages
+	// never quote, key included: a line without "=" is all key, and may
+	// be a password.
+	FromEnv bool
 }
 
 // Sources are a generator's inputs. Literals are already split into key and
@@ -49,7 +53,7 @@ func Load(src Sources, read ReadFunc) ([]Pair, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
-		pairs, err := ParseEnv(b, where)
+		pairs, err := ParseEnv(b, fmt.Sprintf("%s (%s)", where, p))
 		if err != nil {
 			return nil, err
 		}
@@ -72,11 +76,20 @@ func Load(src Sources, read ReadFunc) ([]Pair, error) {
 	}
 	seen := make(map[string]string, len(all))
 	for _, p := range all {
-		if err := ValidKey(p.Key); err != nil {
-			return nil, fmt.Errorf("%s: %w", p.Source, err)
-		}
-		if first, dup := seen[p.Key]; dup {
-			return nil, fmt.Errorf("%s: key %q is already given by %s", p.Source, p.Key, first)
+		if p.FromEnv {
+			if errs := validation.IsConfigMapKey(p.Key); len(errs) > 0 {
+				return nil, fmt.Errorf("%s: the key before '=' is not valid: %s", p.Source, keyProblem(p.Key, errs))
+			}
+			if first, dup := seen[p.Key]; dup {
+				return nil, fmt.Errorf("%s: the key is already given by %s", p.Source, first)
+			}
+		} else {
+			if err := ValidKey(p.Key); err != nil {
+				return nil, fmt.Errorf("%s: %w", p.Source, err)
+			}
+			if first, dup := seen[p.Key]; dup {
+				return nil, fmt.Errorf("%s: key %q is already given by %s", p.Source, p.Key, first)
+			}
 		}
 		seen[p.Key] = p.Source
 	}
@@ -94,9 +107,23 @@ func ValidKey(k string) error {
 	return nil
 }
 
+// keyProblem says what is wrong with an env file's key without quoting it:
+// the first character a key may not hold, by its code point (a byte order
+// mark or a no-break space is invisible anyway), or the validator's words.
+func keyProblem(key string, errs []string) string {
+	for _, r := range key {
+		if !(r < utf8.RuneSelf && (r == '-' || r == '.' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))) {
+			return fmt.Sprintf("it holds the character U+%04X, and a key holds only letters, digits, '-', '_' and '.'", r)
+		}
+	}
+	return strings.Join(errs, "; ")
+}
+
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// ParseEnv reads an env file. where names the file in errors.
+// ParseEnv reads an env file. where names the file in errors, which name
+// a line by its number and never quote it: an env file of a
+// secretGenerator holds passwords.
 func ParseEnv(content []byte, where string) ([]Pair, error) {
 	var pairs []Pair
 	sc := bufio.NewScanner(bytes.NewReader(content))
@@ -113,12 +140,15 @@ func ParseEnv(content []byte, where string) ([]Pair, error) {
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		key, value, _ := strings.Cut(string(line), "=")
+		key, value, hasEq := strings.Cut(string(line), "=")
 		if key == "" {
-			// The line is not quoted: it may hold a secret.
 			return nil, fmt.Errorf("%s line %d: no key before '='", where, n)
 		}
-		pairs = append(pairs, Pair{Key: key, Value: value, Source: fmt.Sprintf("%s line %d", where, n)})
+		if !hasEq && ValidKey(key) != nil {
+			return nil, fmt.Errorf("%s line %d: the line has no '=' (KEY=value expected), and all of it is no valid key "+
+				"(a key holds only letters, digits, '-', '_' and '.'); the line is not shown, since it may hold a secret", where, n)
+		}
+		pairs = append(pairs, Pair{Key: key, Value: value, Source: fmt.Sprintf("%s line %d", where, n), FromEnv: true})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)

@@ -68,8 +68,8 @@ func TestParseEnvBOMAfterSpaces(t *testing.T) {
 		t.Errorf("got %q, want %q", keysValues(got), want)
 	}
 	_, err = Load(Sources{Envs: []string{"a.env"}}, files(map[string]string{"a.env": "  \ufeffX=1\n"}))
-	if err == nil || !strings.Contains(err.Error(), `envs[0] line 1: invalid key "\ufeffX"`) {
-		t.Errorf("Load: error %v, want the invalid key named", err)
+	if err == nil || !strings.Contains(err.Error(), `envs[0] (a.env) line 1: the key before '=' is not valid: it holds the character U+FEFF`) {
+		t.Errorf("Load: error %v, want the character named", err)
 	}
 }
 
@@ -132,7 +132,7 @@ func TestLoadErrors(t *testing.T) {
 		want string
 	}{
 		"duplicate across sources": {Sources{Envs: []string{"a.env"}, Literals: []Pair{{Key: "K", Value: "2", Source: "literals[0]"}}},
-			`literals[0]: key "K" is already given by envs[0] line 1`},
+			`literals[0]: key "K" is already given by envs[0] (a.env) line 1`},
 		"duplicate file key": {Sources{Literals: []Pair{{Key: "K", Value: "2", Source: "literals[0]"}}, Files: []string{"K"}},
 			`files[0], file K: key "K" is already given by literals[0]`},
 		"missing file":  {Sources{Files: []string{"nope.txt"}}, "files[0]: no such file"},

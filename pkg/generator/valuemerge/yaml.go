@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
-	"github.com/patchwork-krm/patchwork/internal/yamlstyle"
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
@@ -62,13 +62,90 @@ func parseYAML(s, which string) (*ydoc, error) {
 		// something else: the merge could not write the value.
 		return nil, &ParseError{Which: which, Format: YAML, Line: n.Line, Column: n.Column, Msg: "the tag !! names no type"}
 	}
-	// Decoding into a value catches what the node parser lets through
-	// (duplicate keys, bad aliases).
-	var v any
-	if err := doc.Decode(&v); err != nil {
-		return nil, yamlError(which, err)
+	if err := checkDecodes(&doc, which); err != nil {
+		return nil, err
 	}
 	return &ydoc{src: s, lines: strings.SplitAfter(s, "\n"), root: doc.Content[0], doc: &doc}, nil
+}
+
+// checkDecodes catches what the node parser lets through: keys given twice
+// (spelled alike, or spelled differently but read alike: true and True),
+// bad aliases and merge keys. yaml.v3's decoder checks the rest, with a
+// map or list used as a key ({{PROJECT_ID}}, a template placeholder, reads
+// as a map) standing aside: YAML allows it, and only a merge that must
+// match keys in its map needs strings (ymerger.merge says so, with the
+// line).
+func checkDecodes(doc *yaml.Node, which string) error {
+	if err := checkKeys(doc, which, map[*yaml.Node]bool{}); err != nil {
+		return err
+	}
+	// The decoder cannot hold a map as a key of a Go map: such keys are
+	// swapped for unique strings while it runs, in place (a copy would
+	// expand aliases, which the decoder bounds), then put back.
+	type swap struct {
+		m   *yaml.Node
+		i   int
+		key *yaml.Node
+	}
+	var swaps []swap
+	seen := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k := n.Content[i]; k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode {
+					swaps = append(swaps, swap{n, i, k})
+					n.Content[i] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprintf("\x00key %d", len(swaps)), Line: k.Line, Column: k.Column}
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(doc)
+	var v any
+	err := doc.Decode(&v)
+	for _, sw := range swaps {
+		sw.m.Content[sw.i] = sw.key
+	}
+	if err != nil {
+		return yamlError(which, err)
+	}
+	return nil
+}
+
+// checkKeys refuses a map whose keys readers take for one key though they
+// are spelled differently (package scalar); yaml.v3's decoder refuses those
+// spelled alike.
+func checkKeys(n *yaml.Node, which string, seen map[*yaml.Node]bool) error {
+	if seen[n] {
+		return nil
+	}
+	seen[n] = true
+	if n.Kind == yaml.MappingNode {
+		var err error
+		scalar.ResolvedDuplicates(n.Content, func(i, j int) {
+			if err == nil {
+				a, b := n.Content[i], n.Content[j]
+				err = &ParseError{Which: which, Format: YAML, Line: b.Line, Column: b.Column,
+					Msg: fmt.Sprintf("the keys %q (line %d) and %q are one key to YAML readers, which keep only the last; remove one, or quote both to make them strings", a.Value, a.Line, b.Value)}
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, c := range n.Content {
+		if err := checkKeys(c, which, seen); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // emptySecondaryTag returns the first node tagged "!!", if any.
@@ -124,7 +201,9 @@ func mergeYAMLInto(base, overlay string, fresh bool) (string, error) {
 	if !fresh || !hasAmbiguousPlain(o.root) {
 		// (a fresh result written by the editor would keep strings such
 		// as 12:30 plain)
-		out, ok = editYAML(b, patch, overlay)
+		if out, ok, err = editYAML(b, patch, overlay); err != nil {
+			return "", err
+		}
 	}
 	if ok {
 		if same, err := yamlMeans(out, want); err != nil || !same {
@@ -165,23 +244,24 @@ func lineBreakOf(s string) string {
 }
 
 // editYAML writes the merge as edits of the base text. It reports false
-// when the editor cannot.
-func editYAML(b *ydoc, patch *yaml.Node, overlay string) (string, bool) {
+// when the editor cannot, and an error when no merge can be written (a key
+// the merge must match is a map).
+func editYAML(b *ydoc, patch *yaml.Node, overlay string) (string, bool, error) {
 	if !isMap(patch) {
 		// The overlay replaces the whole value: written from its nodes.
-		return "", false
+		return "", false, nil
 	}
 	if !isMap(b.root) {
 		// Nothing of the base survives: the overlay less its nulls.
 		out, err := mergeYAMLInto(overlay, overlay, true)
-		return out, err == nil
+		return out, err == nil, nil
 	}
 	m := &ymerger{}
-	if !m.merge(nil, b.root, patch) {
-		return "", false
+	if ok, err := m.merge(nil, b.root, patch); err != nil || !ok {
+		return "", false, err
 	}
 	out, err := embedded.Edit(b.src, embedded.Options{GivenType: true, GivenStyle: true}, m.changes...)
-	return out, err == nil
+	return out, err == nil, nil
 }
 
 // ymerger collects the changes that merge the overlay into the base.
@@ -190,13 +270,17 @@ type ymerger struct {
 }
 
 // merge merges the overlay's map pm at path into the base's map bm. It
-// reports false when a key is not one a path can name (not a scalar).
-func (m *ymerger) merge(path fieldpath.Path, bm, pm *yaml.Node) bool {
+// reports false when the editor cannot write a change, and an error for a
+// key that is a map or a list: a merge cannot match it.
+func (m *ymerger) merge(path fieldpath.Path, bm, pm *yaml.Node) (bool, error) {
+	if err := scalarKeys(path, bm, "base"); err != nil {
+		return false, err
+	}
+	if err := scalarKeys(path, pm, "overlay"); err != nil {
+		return false, err
+	}
 	has := make(map[string]int, len(bm.Content)/2)
 	for i := 0; i+1 < len(bm.Content); i += 2 {
-		if bm.Content[i].Kind != yaml.ScalarNode {
-			return false
-		}
 		has[keyID(bm.Content[i])] = i
 	}
 	// Changed values and new keys in the overlay's order, deletions last:
@@ -205,9 +289,6 @@ func (m *ymerger) merge(path fieldpath.Path, bm, pm *yaml.Node) bool {
 	later := shadowed(pm)
 	for i := 0; i+1 < len(pm.Content); i += 2 {
 		pk, pv := pm.Content[i], pm.Content[i+1]
-		if pk.Kind != yaml.ScalarNode {
-			return false
-		}
 		if later[i/2] {
 			continue
 		}
@@ -224,8 +305,8 @@ func (m *ymerger) merge(path fieldpath.Path, bm, pm *yaml.Node) bool {
 		case isNull(pv):
 			deletes = append(deletes, sub)
 		case isMap(bv) && isMap(pv) && len(bv.Content) > 0:
-			if !m.merge(sub, bv, pv) {
-				return false
+			if ok, err := m.merge(sub, bv, pv); err != nil || !ok {
+				return ok, err
 			}
 		default:
 			nv := mergeNode(copyNode(bv), pv)
@@ -240,7 +321,34 @@ func (m *ymerger) merge(path fieldpath.Path, bm, pm *yaml.Node) bool {
 	for _, sub := range deletes {
 		m.changes = append(m.changes, embedded.Change{Path: sub, Delete: true})
 	}
-	return true
+	return true, nil
+}
+
+// scalarKeys refuses a map, one the merge matches keys in, that has a map
+// or a list for a key. YAML allows them ({{PROJECT_ID}}, a template
+// placeholder, is a map whose key is a map), and parts of a value the
+// overlay does not reach may hold them, but no key of the overlay can be
+// matched against one.
+func scalarKeys(path fieldpath.Path, m *yaml.Node, which string) error {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if k.Kind == yaml.AliasNode && k.Alias != nil {
+			k = k.Alias
+		}
+		if k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode {
+			where := "at the top level"
+			if len(path) > 0 {
+				where = "in " + path.String()
+			}
+			kind := "a map"
+			if k.Kind == yaml.SequenceNode {
+				kind = "a list"
+			}
+			return fmt.Errorf("the %s value's key %s at line %d, column %d is %s, not a string ({{NAME}} reads as a map in YAML: quote it to make it a string), and the merge must match keys there",
+				which, where, k.Line, k.Column, kind)
+		}
+	}
+	return nil
 }
 
 func (m *ymerger) set(path fieldpath.Path, v *yaml.Node, create bool) {
@@ -282,9 +390,9 @@ func nullKeys(n *yaml.Node) {
 
 // quoteAmbiguous quotes the plain strings of a document written whole that
 // YAML 1.1 readers would take for something else (12:30, on): the project's
-// one quoting rule (yamlstyle).
+// one quoting rule (package scalar).
 func quoteAmbiguous(n *yaml.Node) {
-	yamlstyle.QuoteIfAmbiguous(n)
+	scalar.QuoteIfNeeded(n)
 	for _, c := range n.Content {
 		quoteAmbiguous(c)
 	}
@@ -293,7 +401,7 @@ func quoteAmbiguous(n *yaml.Node) {
 // hasAmbiguousPlain reports whether n holds a plain string quoteAmbiguous
 // would quote.
 func hasAmbiguousPlain(n *yaml.Node) bool {
-	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!str" && yamlstyle.NonString(n.Value) {
+	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!str" && scalar.NeedsQuotes(n.Value) {
 		return true
 	}
 	for _, c := range n.Content {
@@ -496,22 +604,38 @@ func resolve(n *yaml.Node) *yaml.Node {
 	return c
 }
 
-// keyID identifies a mapping key as yaml.v3 does when it rejects repeated
-// keys: by its kind and its text, so that 0 and "0" are one key (a result
-// holding both would not parse back).
+// keyID identifies a mapping key as readers do: ~, null and an empty key
+// are one key when decoded (yaml.v3 also takes "null" and null for the
+// same key); other scalars by what yaml.v3 resolves them to (package
+// scalar: 0 and "0", true and True are one key); a map or list used as a
+// key by its content.
 func keyID(k *yaml.Node) string {
 	if k.Kind == yaml.AliasNode && k.Alias != nil {
 		k = k.Alias
 	}
+	if k.Kind != yaml.ScalarNode {
+		var b strings.Builder
+		writeKey(&b, k)
+		return b.String()
+	}
 	switch k.Value {
 	case "", "~", "null", "Null", "NULL":
-		// ~, null and an empty key are one key when decoded; yaml.v3
-		// also takes "null" and null for the same key.
-		if k.Kind == yaml.ScalarNode {
-			return "!!null"
-		}
+		return "!!null"
 	}
-	return fmt.Sprint(k.Kind) + "\x00" + k.Value
+	return scalar.KeyForms(k)[1]
+}
+
+// writeKey writes a key that is a map or a list as text that tells it from
+// any other.
+func writeKey(b *strings.Builder, n *yaml.Node) {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	fmt.Fprintf(b, "(%d %q", n.Kind, n.Value)
+	for _, c := range n.Content {
+		writeKey(b, c)
+	}
+	b.WriteByte(')')
 }
 
 func nodeEqual(a, b *yaml.Node) bool {

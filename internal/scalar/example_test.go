@@ -1,0 +1,20 @@
+package scalar_test
+
+import (
+	"fmt"
+
+	"github.com/patchwork-krm/patchwork/internal/scalar"
+)
+
+func ExampleNeedsQuotes() {
+	for _, s := range []string{"1e_3", "0_x1F", "on", "12:30", "500m", "v1"} {
+		fmt.Printf("%s: %v\n", s, scalar.NeedsQuotes(s))
+	}
+	// Output:
+	// 1e_3: true
+	// 0_x1F: true
+	// on: true
+	// 12:30: true
+	// 500m: false
+	// v1: false
+}

@@ -1,0 +1,169 @@
+package scalar
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// TestResolve11MatchesPyYAML checks the transcription of PyYAML's
+// resolvers against PyYAML's own answers (testdata/yaml11-table.txt,
+// written by yaml11-table.py).
+func TestResolve11MatchesPyYAML(t *testing.T) {
+	f, err := os.Open("testdata/yaml11-table.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		tag, quoted, ok := strings.Cut(line, "\t")
+		var s string
+		if !ok || json.Unmarshal([]byte(quoted), &s) != nil {
+			t.Fatalf("bad line %q", line)
+		}
+		n++
+		if got := Resolve11(s); got != "!!"+tag {
+			t.Errorf("Resolve11(%q) = %s, PyYAML says !!%s", s, got, tag)
+		}
+	}
+	if n < 5000 {
+		t.Errorf("only %d entries", n)
+	}
+}
+
+func TestNeedsQuotes(t *testing.T) {
+	quoted := []string{
+		// issue 19: yaml.v3, yaml.v2 and sigs.k8s.io/yaml drop "_" first
+		"1e_3", "0_x1F", "-_1", "+_.5", "0_o17", "0x_1F", "1_000", "1_", "1__",
+		// numbers, YAML 1.2 and 1.1
+		"12", "0755", "0o17", "0b101", "0x1F", "1.5", ".5", "1e3", "-1", "+1", ".inf", "-.Inf", ".nan",
+		"12:30", "12:30:45", "1:20", "190:20:30.15",
+		// booleans and nulls of every reader
+		"true", "True", "FALSE", "yes", "Yes", "NO", "on", "Off", "y", "N", "~", "null", "Null", "",
+		// timestamps, merge and value keys
+		"2001-12-14", "2001-12-14T21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5", "<<", "=",
+	}
+	for _, s := range quoted {
+		if !NeedsQuotes(s) {
+			t.Errorf("NeedsQuotes(%q) = false, want true", s)
+		}
+	}
+	plain := []string{"hello", "500m", "1.2.3", "v1", "apps/v1", "1Gi", "0xG1", "yesterday", "on-call", "nullable",
+		"1:60", "2001-1-1x", ".", "-", "+", "._", "1 000", "a:b", "True1", "NaN", "inf", "_1"}
+	for _, s := range plain {
+		if NeedsQuotes(s) {
+			t.Errorf("NeedsQuotes(%q) = true, want false (r12 %s, r11 %s)", s, Resolve12(s), Resolve11(s))
+		}
+	}
+}
+
+func TestQuoteIfNeeded(t *testing.T) {
+	for _, c := range []struct {
+		node  yaml.Node
+		style yaml.Style
+	}{
+		{yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "1e_3"}, yaml.DoubleQuotedStyle},
+		{yaml.Node{Kind: yaml.ScalarNode, Value: "on"}, yaml.DoubleQuotedStyle},
+		{yaml.Node{Kind: yaml.ScalarNode, Value: "12"}, 0},                                                      // a number
+		{yaml.Node{Kind: yaml.ScalarNode, Value: "yes", Style: yaml.SingleQuotedStyle}, yaml.SingleQuotedStyle}, // quoted already
+		{yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "plain"}, 0},
+	} {
+		n := c.node
+		QuoteIfNeeded(&n)
+		if n.Style != c.style {
+			t.Errorf("%q (tag %q): style %v, want %v", c.node.Value, c.node.Tag, n.Style, c.style)
+		}
+	}
+}
+
+// TestKeyForms: keys that readers take for one key share a form; others
+// do not.
+func TestKeyForms(t *testing.T) {
+	same := [][2]string{
+		{"true", "True"}, {"80", "0x50"}, {"~", "null"}, {"1", "1.0"}, {`"80"`, "80"}, {"a", `'a'`},
+		{"yes", "true"}, {"on", "Y"}, {"1e3", "1000"}, {"1_0", "10"}, {"0o17", "15"}, {"017", "15"},
+		{"12:30", "750"}, {"null", "NULL"}, {"0x_1F", "31"}, {"1.5", "1.50"},
+	}
+	different := [][2]string{
+		{"a", "b"}, {"1", "2"}, {`"yes"`, "true"}, {"true", "false"}, {"on", "off"}, {"1.5", "1.6"}, {"nul", "null"},
+	}
+	check := func(pair [2]string, want bool) {
+		doc, err := yaml.Parse("{" + pair[0] + ": 1, " + pair[1] + ": 2}")
+		if err != nil {
+			t.Fatalf("%v: %v", pair, err)
+		}
+		c := doc.YNode().Content
+		if got := shareForm(KeyForms(c[0]), KeyForms(c[2])); got != want {
+			t.Errorf("%s and %s: one key = %v, want %v (%q, %q)", pair[0], pair[1], got, want, KeyForms(c[0]), KeyForms(c[2]))
+		}
+	}
+	for _, p := range same {
+		check(p, true)
+	}
+	for _, p := range different {
+		check(p, false)
+	}
+}
+
+func shareForm(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Spellings every reader takes for something other than a string, and
+// strings every reader takes as written (from the former yamlstyle tests).
+var (
+	nonStrings = []string{
+		"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+		"true", "True", "TRUE", "false", "False", "FALSE",
+		"on", "On", "ON", "off", "Off", "OFF",
+		"~", "null", "Null", "NULL",
+		"0", "12", "-3", "+7", "0755", "0o17", "0x1F", "0b1010", "1_000",
+		"1:20", "12:30:45", "-1:20", "190:20:30.15",
+		"1.5", ".5", "1.", "1.5e3", "1e3", "6.8523015e+5", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", ".NAN",
+		"2001-12-14", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5",
+		"<<", "=",
+	}
+	strs = []string{
+		"hello", "www.example.com", "500m", "1.2.3", "v1.20", "nginx:1.25", "a:b", "12:30pm", "1:2:3:x",
+		"0x", "yes-please", "Yess", "onion", "2001-12",
+	}
+)
+
+// TestNeedsQuotesCoversKyaml: kyaml's own YAML 1.1 check (yaml.v2), which
+// kustomize uses, finds no non-string the rule lets through.
+func TestNeedsQuotesCoversKyaml(t *testing.T) {
+	for _, s := range append(append([]string{}, nonStrings...), strs...) {
+		if yaml.IsValueNonString(s) && !NeedsQuotes(s) {
+			t.Errorf("%q: kyaml reads a non-string, NeedsQuotes = false", s)
+		}
+	}
+	for _, s := range nonStrings {
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+		if QuoteIfNeeded(n); n.Style != yaml.DoubleQuotedStyle {
+			t.Errorf("%q was not quoted", s)
+		}
+	}
+	for _, s := range strs {
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+		if QuoteIfNeeded(n); n.Style != 0 {
+			t.Errorf("%q was quoted", s)
+		}
+	}
+}

@@ -20,8 +20,9 @@ func FuzzMerge(f *testing.F) {
 		out, err := Merge(format, base, overlay)
 		if err != nil {
 			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("error that is not a ParseError: %v", err)
+			var me *MergeError
+			if !errors.As(err, &pe) && !errors.As(err, &me) {
+				t.Fatalf("error that is neither a ParseError nor a MergeError: %v", err)
 			}
 			return
 		}

@@ -59,6 +59,12 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s value is not valid %s%s: %s", e.Which, strings.ToUpper(string(e.Format)), where, e.Msg)
 }
 
+// MergeError is a merge the values cannot take, though both parse: a key
+// the merge must match is a map or a list.
+type MergeError struct{ Msg string }
+
+func (e *MergeError) Error() string { return e.Msg }
+
 // Merge returns base with overlay merged into it. An empty (or blank) base
 // counts as an empty map; a blank overlay is an error.
 func Merge(format Format, base, overlay string) (string, error) {

@@ -344,8 +344,8 @@ func scalarKeys(path fieldpath.Path, m *yaml.Node, which string) error {
 			if k.Kind == yaml.SequenceNode {
 				kind = "a list"
 			}
-			return fmt.Errorf("the %s value's key %s at line %d, column %d is %s, not a string ({{NAME}} reads as a map in YAML: quote it to make it a string), and the merge must match keys there",
-				which, where, k.Line, k.Column, kind)
+			return &MergeError{fmt.Sprintf("the %s value's key %s at line %d, column %d is %s, not a string ({{NAME}} reads as a map in YAML: quote it to make it a string), and the merge must match keys there",
+				which, where, k.Line, k.Column, kind)}
 		}
 	}
 	return nil

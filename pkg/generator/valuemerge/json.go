@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
 	"reflect"
 	"strings"
 
@@ -411,33 +412,9 @@ func checkJSONResult(base, overlay, out string) error {
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return fmt.Errorf("internal error merging JSON (please report): %w", err)
 	}
-	if want := MergePatch(b, o); !reflect.DeepEqual(got, want) {
+	if want := jsonpatch.MergeValues(b, o); !reflect.DeepEqual(got, want) {
 		// The texts are not quoted: they may be a Secret's values.
 		return fmt.Errorf("internal error merging JSON (please report): the result does not mean what the merge means")
 	}
 	return nil
-}
-
-// MergePatch is RFC 7386 on decoded values (maps, slices, scalars).
-func MergePatch(target, patch any) any {
-	pm, ok := patch.(map[string]any)
-	if !ok {
-		return patch
-	}
-	tm, ok := target.(map[string]any)
-	if !ok {
-		tm = map[string]any{}
-	}
-	out := make(map[string]any, len(tm)+len(pm))
-	for k, v := range tm {
-		out[k] = v
-	}
-	for k, v := range pm {
-		if v == nil {
-			delete(out, k)
-			continue
-		}
-		out[k] = MergePatch(out[k], v)
-	}
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
 	"io"
 	"reflect"
 	"slices"
@@ -644,7 +645,7 @@ func nodeEqual(a, b *yaml.Node) bool {
 	return err1 == nil && err2 == nil && reflect.DeepEqual(va, vb)
 }
 
-// nodeValue is what a node means, in the terms of MergePatch: mappings
+// nodeValue is what a node means, in the terms of jsonpatch.MergeValues: mappings
 // become maps keyed by keyID (the last of equal keys wins), sequences
 // slices, scalars their decoded values.
 func nodeValue(n *yaml.Node) (any, error) {
@@ -724,7 +725,7 @@ func referenceMerge(base, overlay *yaml.Node) (any, error) {
 	if err != nil {
 		return nil, yamlError("overlay", err)
 	}
-	return MergePatch(b, o), nil
+	return jsonpatch.MergeValues(b, o), nil
 }
 
 // yamlMeans tells whether text parses, as Check parses (one document,

@@ -23,8 +23,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
-	"github.com/patchwork-krm/patchwork/internal/rlio"
 	"github.com/patchwork-krm/patchwork/internal/redact"
+	"github.com/patchwork-krm/patchwork/internal/rlio"
 )
 
 // Request is one run of a function on a ResourceList.

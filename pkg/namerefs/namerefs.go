@@ -223,7 +223,8 @@ func normNS(ns string) string {
 }
 
 // collect calls fn for each referring field of it, with the referred kind
-// and namespace (anyNamespace when any).
+// and namespace (anyNamespace when any): in its pod template, by the
+// kind-specific rules, and in a Role's resourceNames.
 func collect(it *yaml.RNode, fn func(kind, ns string, v *yaml.Node)) {
 	kind := it.GetKind()
 	ns := normNS(it.GetNamespace())
@@ -231,59 +232,74 @@ func collect(it *yaml.RNode, fn func(kind, ns string, v *yaml.Node)) {
 		ns = anyNamespace
 	}
 	root := it.YNode()
-	spec := get(root, podSpecPaths[kind]...)
-	if _, ok := podSpecPaths[kind]; !ok {
-		spec = nil
-	}
-	if kind == "Service" && strings.HasPrefix(it.GetApiVersion(), "serving.knative.dev/") {
-		spec = get(root, "spec", "template", "spec")
-	}
-	for target, paths := range podRefs {
-		if spec == nil {
-			break
-		}
-		for _, p := range paths {
-			walkPod(spec, p, func(v *yaml.Node) { fn(target, ns, v) })
+	if spec := podSpecOf(it, kind); spec != nil {
+		for target, paths := range podRefs {
+			for _, p := range paths {
+				walkPod(spec, p, func(v *yaml.Node) { fn(target, ns, v) })
+			}
 		}
 	}
 	for target, rs := range rules {
 		for _, r := range rs {
-			if r.referrer != kind {
-				continue
+			if r.referrer == kind {
+				r.collect(root, target, ns, fn)
 			}
-			refNS := ns
-			if r.nsPath != nil {
-				if n := get(root, r.nsPath...); n != nil && n.Value != "" {
-					refNS = normNS(n.Value)
-				}
-			}
-			parentPath, field := r.path[:len(r.path)-1], r.path[len(r.path)-1]
-			walk(root, parentPath, func(parent *yaml.Node) {
-				if r.kindField != "" {
-					if k := get(parent, r.kindField); k == nil || k.Value != target {
-						return
-					}
-				}
-				elemNS := refNS
-				if r.nsField != "" {
-					if n := get(parent, r.nsField); n != nil && n.Value != "" {
-						elemNS = normNS(n.Value)
-					}
-				}
-				if v := get(parent, field); v != nil {
-					fn(target, elemNS, v)
-				}
-			})
 		}
 	}
 	if kind == "Role" || kind == "ClusterRole" {
-		for target, resource := range resourceNamesOf {
-			walk(root, []string{"rules", "[]"}, func(rule *yaml.Node) {
-				if listHas(get(rule, "resources"), resource) && listHas(get(rule, "apiGroups"), "") {
-					walk(rule, []string{"resourceNames", "[]"}, func(v *yaml.Node) { fn(target, ns, v) })
-				}
-			})
+		collectResourceNames(root, ns, fn)
+	}
+}
+
+// podSpecOf is the PodSpec of a workload (nil for other kinds).
+func podSpecOf(it *yaml.RNode, kind string) *yaml.Node {
+	if kind == "Service" && strings.HasPrefix(it.GetApiVersion(), "serving.knative.dev/") {
+		return get(it.YNode(), "spec", "template", "spec")
+	}
+	paths, ok := podSpecPaths[kind]
+	if !ok {
+		return nil
+	}
+	return get(it.YNode(), paths...)
+}
+
+// collect calls fn for each field the rule finds in root that refers to a
+// target: the namespace is the referrer's, or the one the rule's fields
+// name.
+func (r rule) collect(root *yaml.Node, target, ns string, fn func(kind, ns string, v *yaml.Node)) {
+	if r.nsPath != nil {
+		if n := get(root, r.nsPath...); n != nil && n.Value != "" {
+			ns = normNS(n.Value)
 		}
+	}
+	parentPath, field := r.path[:len(r.path)-1], r.path[len(r.path)-1]
+	walk(root, parentPath, func(parent *yaml.Node) {
+		if r.kindField != "" {
+			if k := get(parent, r.kindField); k == nil || k.Value != target {
+				return
+			}
+		}
+		elemNS := ns
+		if r.nsField != "" {
+			if n := get(parent, r.nsField); n != nil && n.Value != "" {
+				elemNS = normNS(n.Value)
+			}
+		}
+		if v := get(parent, field); v != nil {
+			fn(target, elemNS, v)
+		}
+	})
+}
+
+// collectResourceNames calls fn for the resourceNames of a Role's rules
+// about a kind the name references follow (core group).
+func collectResourceNames(root *yaml.Node, ns string, fn func(kind, ns string, v *yaml.Node)) {
+	for target, resource := range resourceNamesOf {
+		walk(root, []string{"rules", "[]"}, func(rule *yaml.Node) {
+			if listHas(get(rule, "resources"), resource) && listHas(get(rule, "apiGroups"), "") {
+				walk(rule, []string{"resourceNames", "[]"}, func(v *yaml.Node) { fn(target, ns, v) })
+			}
+		})
 	}
 }
 

@@ -176,14 +176,14 @@ func (e *itemEmitter) node(n *yaml.Node, ctx context) bool {
 	return false
 }
 
-// plainCollection: a block collection with no anchor, no explicit tag and
+// plainCollection reports whether n is a block collection with no anchor, no explicit tag and
 // no comments of its own (those have rules of their own in the emitter).
 func plainCollection(n *yaml.Node, tag string) bool {
 	return n.Style == 0 && n.Anchor == "" && n.LineComment == "" && n.FootComment == "" &&
 		(ctxHeadOK(n)) && (n.Tag == "" || shortTag(n.Tag) == tag)
 }
 
-// ctxHeadOK: a collection's head comment is written by the entry holding
+// ctxHeadOK reports whether a collection's head comment is written by the entry holding
 // it; sequenceEntry checks it. As a mapping value it would be written
 // elsewhere, so mapping() and sequence() refuse it there.
 func ctxHeadOK(n *yaml.Node) bool { return plainComment(n.HeadComment) }
@@ -489,7 +489,7 @@ func analyzeScalar(v string) scalarAnalysis {
 	return a
 }
 
-// printableASCII: the characters emitItem writes as they are (and line
+// printableASCII reports whether s holds only the characters emitItem writes as they are (and line
 // breaks).
 func printableASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -500,7 +500,7 @@ func printableASCII(s string) bool {
 	return true
 }
 
-// plainComment: a comment emitItem writes (printable ASCII lines).
+// plainComment reports whether emitItem writes comment c (printable ASCII lines).
 func plainComment(c string) bool { return printableASCII(c) }
 
 const longTagPrefix = "tag:yaml.org,2002:"

@@ -32,6 +32,7 @@ type itemEmitter struct {
 	whitespace bool // the last character written was white space
 	indention  bool // only indentation has been written on this line
 	indent     int
+	tags       scalar.Resolver
 }
 
 // emitItem appends n as an entry of a block sequence at column 0, ending
@@ -514,7 +515,7 @@ func shortTag(tag string) string {
 
 // resolve is the tag yaml.v3 gives v written plain: yaml.v3's own
 // resolver, asked through package scalar, the project's one home for such
-// rules.
+// rules (with its memory for number-like values, one per emitter).
 func (e *itemEmitter) resolve(v string) (tag string, ok bool) {
-	return scalar.Resolve12(v), true
+	return e.tags.Resolve12(v), true
 }

@@ -16,9 +16,10 @@ import (
 )
 
 // The pages whose commands the tests run. In them every fenced block of
-// commands (```sh) follows a marker naming it,
+// commands (```sh) is named on its opening line, after the language (which
+// is all GitHub reads of that line):
 //
-//	<!-- doc: NAME -->
+//	```sh doc=NAME
 //
 // and a test reads the block by that name (docBlock) and runs it, or uses
 // it as the file it shows (a plugin.yaml, a workflow). On docs/integrations.md
@@ -28,15 +29,15 @@ import (
 var docPages = map[string]bool{"README.md": false, "docs/integrations.md": true} // page → all blocks named
 
 var (
-	docMarker = regexp.MustCompile("^<!-- (doc|golden): ([^ ]+)( [^ ]+)? -->$")
-	fence     = regexp.MustCompile("^```([A-Za-z0-9]*)$")
+	golden = regexp.MustCompile("^<!-- golden: [^ ]+ [^ ]+ -->$")
+	fence  = regexp.MustCompile("^```([A-Za-z0-9]*)(?: doc=([A-Za-z0-9-]+))?$")
 )
 
 // A docFence is one fenced block of a page.
 type docFence struct {
 	line       int    // of the opening fence, 1-based
 	lang, text string // text ends with a newline
-	name       string // from a preceding `<!-- doc: NAME -->`, or ""
+	name       string // from doc=NAME on the opening line, or ""
 	golden     bool   // preceded by a golden marker (internal/readme checks it)
 }
 
@@ -54,15 +55,7 @@ func docFences(t *testing.T, page string) []docFence {
 		if m == nil {
 			continue
 		}
-		b := docFence{line: i + 1, lang: m[1]}
-		if i > 0 {
-			if mk := docMarker.FindStringSubmatch(lines[i-1]); mk != nil {
-				b.name, b.golden = mk[2], mk[1] == "golden"
-				if b.golden {
-					b.name = ""
-				}
-			}
-		}
+		b := docFence{line: i + 1, lang: m[1], name: m[2], golden: i > 0 && golden.MatchString(lines[i-1])}
 		var body strings.Builder
 		for i++; i < len(lines) && lines[i] != "```"; i++ {
 			body.WriteString(lines[i] + "\n")
@@ -84,7 +77,7 @@ func docBlock(t *testing.T, page, name string) string {
 			return b.text
 		}
 	}
-	t.Fatalf("%s has no block <!-- doc: %s -->", page, name)
+	t.Fatalf("%s has no block ```LANG doc=%s", page, name)
 	return ""
 }
 
@@ -108,7 +101,7 @@ func TestDocBlocksCovered(t *testing.T) {
 				}
 			case b.golden:
 			case b.lang == "sh" || all:
-				t.Errorf("%s:%d: a ```%s block with no <!-- doc: NAME --> marker: which test runs it?", page, b.line, b.lang)
+				t.Errorf("%s:%d: a ```%s block with no doc=NAME: which test runs it?", page, b.line, b.lang)
 			}
 		}
 	}

@@ -2,8 +2,8 @@
 # Installs what `make test` needs and a fresh machine lacks, so the README's
 # test command works on a new Debian machine with only Go and kpt:
 #
-#   kustomize  pinned, built from the Go module proxy into bin/tools/ (never the
-#              one a developer may have on PATH)
+#   kustomize  pinned, built static from the Go module proxy into bin/tools/
+#              (never the one a developer may have on PATH)
 #   actionlint pinned, built the same way, to lint .github/workflows
 #   helm3, helm4  Helm v3 and v4, built the same way (the Helm post-renderer and
 #              plugin tests; both are `helm`, so each gets its major in its name)
@@ -28,15 +28,10 @@ CYCLONEDX_GOMOD_VERSION=v1.10.0
 CRANE_VERSION=v0.22.1
 tools=$root/bin/tools
 
+# Static (CGO_ENABLED=0), as kustomize's own release binaries are: the Argo CD
+# test runs it inside a scratch image standing in for Argo CD's.
 kustomize() {
-  local have=""
-  [ -x "$tools/kustomize" ] && have=$("$tools/kustomize" version 2>/dev/null || true)
-  if [ "$have" = "$KUSTOMIZE_VERSION" ]; then
-    return 0
-  fi
-  echo "tools: building kustomize $KUSTOMIZE_VERSION into bin/tools/ (Go module proxy)"
-  mkdir -p "$tools"
-  GOBIN=$tools GOTOOLCHAIN=local go install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
+  goinstall kustomize sigs.k8s.io/kustomize/kustomize/v5 "$KUSTOMIZE_VERSION"
 }
 
 actionlint() {
@@ -62,7 +57,7 @@ goinstall() {
   mkdir -p "$tools"
   gobin=$(mktemp -d)
   CGO_ENABLED=0 GOBIN=$gobin GOTOOLCHAIN=local go install -trimpath -ldflags "-s -w $ldflags" "$pkg@$version"
-  mv "$gobin/$(basename "$pkg")" "$tools/$name"
+  mv "$gobin"/* "$tools/$name" # one binary, named after the package (kustomize/v5 gives kustomize)
   rm -rf "$gobin"
   printf '%s\n' "$want" >"$stamp"
 }

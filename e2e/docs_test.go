@@ -239,13 +239,22 @@ func (sh *docShell) run(t *testing.T, script string, dir ...string) result {
 	if len(dir) > 0 {
 		cwd = filepath.Join(sh.dir, dir[0])
 	}
-	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
-	cmd.Dir = cwd
-	cmd.Env = sh.environ(t)
+	r := runExact(t, cwd, sh.environ(t), "bash", "-euo", "pipefail", "-c", script)
+	r.cmd = "bash -c <<'EOF'\n" + script + "EOF"
+	return r
+}
+
+// runExact runs a command in dir with exactly the environment given (run
+// adds to the test's own).
+func runExact(t *testing.T, dir string, environ []string, name string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = environ
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	r := result{cmd: "bash -c <<'EOF'\n" + script + "EOF", stdout: stdout.String(), stderr: stderr.String()}
+	r := result{cmd: name + " " + strings.Join(args, " "), stdout: stdout.String(), stderr: stderr.String()}
 	if exit, ok := err.(*exec.ExitError); ok {
 		r.code = exit.ExitCode()
 	} else if err != nil {

@@ -255,9 +255,16 @@ func moduleProxy(t *testing.T, dir, module, version string) {
 func isolatedPodman(t *testing.T) []string {
 	t.Helper()
 	podman := podman(t)
-	dir := t.TempDir()
+	// A short path: conmon's sockets live below the run root, and a socket
+	// path over 108 bytes (t.TempDir() with a long test name) leaves podman
+	// waiting 20 s for every container's exit.
+	dir, err := os.MkdirTemp("", "pw-store-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	conf := filepath.Join(dir, "storage.conf")
-	content := fmt.Sprintf("[storage]\ndriver = \"vfs\"\ngraphroot = %q\nrunroot = %q\n", filepath.Join(dir, "graph"), filepath.Join(dir, "run"))
+	content := fmt.Sprintf("[storage]\ndriver = \"overlay\"\ngraphroot = %q\nrunroot = %q\n", filepath.Join(dir, "graph"), filepath.Join(dir, "run"))
 	if err := os.WriteFile(conf, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -86,10 +86,12 @@ generate:
 	$(GO) generate ./...
 
 # Release artifacts in dist/: static binaries for linux/amd64, linux/arm64 and
-# darwin/arm64, SHA256SUMS, and one multi-arch image (linux/amd64 + arm64) per
-# function tagged vX.Y.Z, vX.Y and vX. Offline: no base image is pulled.
+# darwin/arm64, a CycloneDX SBOM of each, the Helm 4 plugin archives,
+# SHA256SUMS, and one multi-arch image (linux/amd64 + arm64) per function
+# tagged VERSION (and vX.Y, vX unless a pre-release such as v0.3.0-rc.1).
+# build/release.sh checks VERSION. Offline: no base image is pulled.
 release:
-	@[[ "$(VERSION)" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$$ ]] || { echo "make release VERSION=vX.Y.Z (got $(VERSION))" >&2; exit 1; }
+	@./build/tools.sh release
 	./build/release.sh $(VERSION) $(FUNCTIONS)
 
 images: build

@@ -219,7 +219,9 @@ func (sh *docShell) environ(t *testing.T) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
 		case "HOME", "PATH", "KUSTOMIZE", "HELM3", "HELM4", "HELM_PLUGINS", "HELM_CONFIG_HOME", "HELM_DATA_HOME", "HELM_CACHE_HOME",
-			"CONTAINERS_CONF", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME":
+			"CONTAINERS_CONF", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
+			// make test's own: a nested make would print "Entering directory".
+			"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKE_TERMOUT", "MAKE_TERMERR":
 			continue
 		}
 		out = append(out, kv)

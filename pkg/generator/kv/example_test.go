@@ -25,7 +25,8 @@ func ExampleParseEnv() {
 }
 
 // A generator's sources load in kustomize's order (envs, literals, files);
-// a key given twice is an error that says where both came from.
+// a key given twice is an error that says where both came from (and, from
+// an env file, does not quote the key).
 func ExampleLoad() {
 	files := fstest.MapFS{
 		"app.env":     {Data: []byte("LOG_LEVEL=info\n")},
@@ -56,5 +57,5 @@ func ExampleLoad() {
 	// LOG_LEVEL="info"
 	// GREETING="hello world"
 	// nginx.conf="worker_processes 2;\n"
-	// envs[1] line 1: key "LOG_LEVEL" is already given by envs[0] line 1
+	// envs[1] (release.env) line 1: the key is already given by envs[0] (app.env) line 1
 }

@@ -12,9 +12,10 @@
 //
 // Merge is the entry point; Check validates a value alone and ParseFormat
 // reads a config's format field. Every result is checked before it is
-// returned: parsed again, it must mean what MergePatch (RFC 7386 on the
-// decoded values) says the merge means, or the merge fails rather than
-// write something else. When a YAML merge cannot be written in place, the
+// returned: parsed again, it must mean what jsonpatch.MergeValues (RFC 7386
+// on the decoded values) says the merge means, or the merge fails rather
+// than write something else. A merge the values cannot take, though both
+// parse, is a MergeError. When a YAML merge cannot be written in place, the
 // merged nodes are written instead: order and comments kept, blank lines
 // not.
 package valuemerge

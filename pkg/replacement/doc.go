@@ -11,10 +11,10 @@
 //
 // Function is the structured-replacement function; it accepts its own
 // StructuredReplacement config, kustomize's builtin ReplacementTransformer
-// and kpt's ApplyReplacements, which share Config. Run applies the
-// replacements in order, each seeing the result of those before it. Field
-// paths are package fieldpath's; the part of a path inside a string is
-// edited by package embedded, which changes only the bytes of the value
-// replaced. Messages never show a value read from a Secret, nor one copied
-// from a Secret into another resource.
+// and kpt's ApplyReplacements, which share Config. The replacements apply in
+// order, each seeing the result of those before it. Field paths are package
+// fieldpath's; the part of a path inside a string is edited by package
+// embedded, which changes only the bytes of the value replaced. Messages
+// never show a value read from a Secret, nor one copied from a Secret into
+// another resource.
 package replacement

@@ -9,8 +9,8 @@
 //
 // Builtin is the schema of the built-in kinds (KubernetesVersion); WithCRDs
 // extends it with the CRDs among a ResourceList's items, which may add kinds
-// but never redefine a known one (those are returned as IgnoredCRDs for the
-// caller to warn about). Lookup gives a kind's root Type, whose Field,
+// but never redefine a known one (those are returned, as IgnoredCRD
+// values, for the caller to warn about). Lookup gives a kind's root Type, whose Field,
 // Element and List walk down to a list's strategy and merge keys. A Schema
 // is read-only once built and safe for concurrent use.
 //

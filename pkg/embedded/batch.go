@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -252,16 +253,16 @@ func (b *batch) set(i int, c Change) error {
 	d := b.d
 	set := c.Set
 	if set == nil {
-		vd, err := parseJSON(c.Text)
+		vd, err := span.ParseJSON(c.Text)
 		if err != nil {
 			return &Error{Msg: fmt.Sprintf("the value to write is not valid JSON: %v", err)}
 		}
-		v := vd.toYAML(vd.root)
+		v := vd.ToYAML(vd.Root)
 		set = func(*yaml.Node) (*yaml.Node, error) { return v, nil }
 		d.raw = c.Text
 	}
 	path := c.Path
-	places, err := d.resolve(d.root, path, 0, nil, nil, c.Create || b.opts.Create, true)
+	places, err := d.resolve(d.Root, path, 0, nil, nil, c.Create || b.opts.Create, true)
 	if err != nil {
 		return err
 	}
@@ -294,7 +295,7 @@ func (b *batch) set(i int, c Change) error {
 				return err
 			}
 		default:
-			v, err := set(d.toYAML(p.n))
+			v, err := set(d.ToYAML(p.n))
 			if err != nil {
 				return err
 			}
@@ -313,13 +314,13 @@ func (b *batch) delete(i int, c Change) error {
 	if last.Kind != fieldpath.Field && last.Kind != fieldpath.Index {
 		return &Error{Segment: len(path) - 1, Msg: fmt.Sprintf("Delete removes a map key; %s does not name one", last)}
 	}
-	places, err := d.resolve(d.root, path[:len(path)-1], 0, nil, nil, false, true)
+	places, err := d.resolve(d.Root, path[:len(path)-1], 0, nil, nil, false, true)
 	if err != nil {
 		return err
 	}
 	for _, p := range places {
 		n := p.n
-		if p.kind != inString && n.kind == scalarKind && n.tag == strTag {
+		if p.kind != inString && n.Kind == span.Scalar && n.Tag == span.StrTag {
 			// The prefix ends at a string: the key is inside the document
 			// it holds.
 			p.kind, p.at = inString, len(path)-1
@@ -328,7 +329,7 @@ func (b *batch) delete(i int, c Change) error {
 			b.nest(p, i, c)
 			continue
 		}
-		if n.kind != mapKind {
+		if n.Kind != span.Map {
 			return d.errorf(len(path)-1, "cannot delete the key %q from the %s, which is not a map", last.Key, d.describe(n))
 		}
 		idx, err := d.findKey(n, last.Key, len(path)-1)
@@ -338,7 +339,7 @@ func (b *batch) delete(i int, c Change) error {
 		if idx < 0 {
 			return &Error{Segment: len(path) - 1, Msg: fmt.Sprintf("no key %q in the %s%s%s", last.Key, d.describe(n), d.of(), keyList(n))}
 		}
-		if n.yamlInfo != nil && len(n.children) == 1 && !n.flow && (n.yn.Anchor != "" || n.explicitTag) {
+		if n.YAMLInfo != nil && len(n.Children) == 1 && !n.Flow && (n.Source.Anchor != "" || n.ExplicitTag) {
 			return &Error{Segment: len(path) - 1, Msg: "cannot empty a map that has an anchor or a tag" + d.of()}
 		}
 		g := b.group(p)
@@ -403,7 +404,7 @@ func (b *batch) overlaps(changes []Change) error {
 			for y := x + 1; y < len(g.appends); y++ {
 				s, t := g.appends[x].seg, g.appends[y].seg
 				distinct := s.Key != t.Key
-				if g.p.n.kind == seqKind {
+				if g.p.n.Kind == span.Seq {
 					distinct = s.Kind == fieldpath.Match && t.Kind == fieldpath.Match && s.Key == t.Key && s.Value != t.Value
 				}
 				if !distinct {
@@ -418,11 +419,11 @@ func (b *batch) overlaps(changes []Change) error {
 // finishNested edits the document in a string with the changes that go
 // into it, and writes the string back.
 func (b *batch) finishNested(nd *nested) error {
-	s, err := Edit(nd.p.n.value, b.opts.nested(nd.where), nd.changes...)
+	s, err := Edit(nd.p.n.Value, b.opts.nested(nd.where), nd.changes...)
 	if err != nil {
 		return shift(err, nd.p.at)
 	}
-	e, c, err := b.d.replace(nd.p, &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: s})
+	e, c, err := b.d.replace(nd.p, &yaml.Node{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: s})
 	if err != nil {
 		return b.asError(err, nd.p)
 	}
@@ -433,9 +434,9 @@ func (b *batch) finishNested(nd *nested) error {
 // finishGroup writes the entries a map or list loses and gains.
 func (b *batch) finishGroup(key string, g *group) error {
 	d, n := b.d, g.p.n
-	k := len(n.children)
+	k := len(n.Children)
 	allGone := k > 0 && len(g.gone) == k
-	block := d.format == YAML && !n.flow
+	block := d.format == YAML && !n.Flow
 	if block && (allGone && k > 1 || len(g.appends) > 0 && g.gone[k-1]) {
 		// Which comments stay with a YAML block map that loses its last
 		// entry depends on the order of the changes.
@@ -475,7 +476,7 @@ func (b *batch) finishGroup(key string, g *group) error {
 		b.edits = append(b.edits, e)
 		for _, a := range g.appends {
 			ac := addedCheck{want: a.want}
-			if n.kind == mapKind {
+			if n.Kind == span.Map {
 				ac.key = a.seg.Key
 			}
 			c.added = append(c.added, ac)
@@ -490,20 +491,20 @@ func (b *batch) finishGroup(key string, g *group) error {
 // the white space and the comments stay ({ # why\n}); the entries and the
 // commas go. ok is false when there is no such comment, and the map is
 // written {}.
-func (d *doc) emptiedFlowMap(n *node) (text string, ok bool) {
-	if d.format != YAML || d.text[n.start] != '{' || n.closeAt <= n.start || d.text[n.closeAt] != '}' {
+func (d *doc) emptiedFlowMap(n *span.Node) (text string, ok bool) {
+	if d.format != YAML || d.Text[n.Start] != '{' || n.CloseAt <= n.Start || d.Text[n.CloseAt] != '}' {
 		return "", false
 	}
 	var b strings.Builder
 	b.WriteByte('{')
-	from := n.start + 1
-	for i := range n.children {
+	from := n.Start + 1
+	for i := range n.Children {
 		s, found := d.gapComments(from, d.flowEntryStart(n, i))
 		b.WriteString(s)
 		ok = ok || found
 		from = d.flowEntryEnd(n, i)
 	}
-	s, found := d.gapComments(from, n.closeAt)
+	s, found := d.gapComments(from, n.CloseAt)
 	b.WriteString(s)
 	b.WriteByte('}')
 	return b.String(), ok || found
@@ -521,13 +522,13 @@ func (d *doc) gapComments(from, to int) (text string, found bool) {
 	}
 	var b strings.Builder
 	for i := from; i < to; i++ {
-		switch c := d.text[i]; {
+		switch c := d.Text[i]; {
 		case c == '#':
-			end := min(lineEnd(d.text, i), to)
-			b.WriteString(d.text[i:end])
+			end := min(span.LineEnd(d.Text, i), to)
+			b.WriteString(d.Text[i:end])
 			i = end - 1
 			found = true
-		case isYAMLSpace(c):
+		case span.IsSpace(c):
 			b.WriteByte(c)
 		}
 	}
@@ -536,19 +537,19 @@ func (d *doc) gapComments(from, to int) (text string, found bool) {
 
 // entryStart is where entry i of a map or list begins: its key, or the
 // element.
-func entryStart(n *node, i int) int {
-	if n.kind == mapKind {
-		return n.keys[i].start
+func entryStart(n *span.Node, i int) int {
+	if n.Kind == span.Map {
+		return n.Keys[i].Start
 	}
-	return n.children[i].start
+	return n.Children[i].Start
 }
 
 // entryEnd is where entry i of a map or list ends: its value, or its key
 // when the value is empty.
-func entryEnd(n *node, i int) int {
-	end := n.children[i].end
-	if n.kind == mapKind && (n.keys[i].end > end || n.children[i].end == n.children[i].start) {
-		end = n.keys[i].end
+func entryEnd(n *span.Node, i int) int {
+	end := n.Children[i].End
+	if n.Kind == span.Map && (n.Keys[i].End > end || n.Children[i].End == n.Children[i].Start) {
+		end = n.Keys[i].End
 	}
 	return end
 }
@@ -557,13 +558,13 @@ func entryEnd(n *node, i int) int {
 // keeps the comments between its entries (emptiedFlowMap).
 func (d *doc) emptyMap(p place) (edit, error) {
 	n := p.n
-	if d.format == JSON || n.flow {
+	if d.format == JSON || n.Flow {
 		if text, ok := d.emptiedFlowMap(n); ok {
-			return edit{start: n.start, end: n.end, text: text}, nil
+			return edit{start: n.Start, end: n.End, text: text}, nil
 		}
-		return edit{start: n.start, end: n.end, text: "{}"}, nil
+		return edit{start: n.Start, end: n.End, text: "{}"}, nil
 	}
-	if n.yn.Anchor != "" || n.explicitTag {
+	if n.Source.Anchor != "" || n.ExplicitTag {
 		return edit{}, fmt.Errorf("cannot empty a map that has an anchor or a tag")
 	}
 	return d.slotEdit(p, " {}", " {}", "{}")

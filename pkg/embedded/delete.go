@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 )
 
@@ -24,8 +25,8 @@ func Delete(text string, path fieldpath.Path, opts Options) (string, error) {
 // none is written {} instead (emptyMap).
 func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 	n := p.n
-	k := len(n.children)
-	if d.format == JSON || n.flow {
+	k := len(n.Children)
+	if d.format == JSON || n.Flow {
 		// The entry goes with the separator after it while no entry
 		// before it stays, and with the separator before it otherwise.
 		first := 0
@@ -48,7 +49,7 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 			// Without the indentation of the entry that goes, nor the
 			// line break before it when another follows the entry.
 			kept = strings.TrimRight(kept, " \t")
-			rest := strings.TrimLeft(d.text[e.end:], " \t")
+			rest := strings.TrimLeft(d.Text[e.end:], " \t")
 			if strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n") {
 				kept = strings.TrimSuffix(strings.TrimSuffix(kept, "\n"), "\r")
 			}
@@ -58,29 +59,29 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 	}
 	// A block map: the entry's lines go, from the comment block above the
 	// key (or its "? ") to the line where the value ends.
-	lines := d.lineTable()
-	keyLine := d.lineOf(n.keys[idx].start)
-	if prefix := strings.TrimSpace(d.text[lines[keyLine]:n.keys[idx].start]); prefix != "" && prefix != "?" {
+	lines := d.Lines()
+	keyLine := d.LineOf(n.Keys[idx].Start)
+	if prefix := strings.TrimSpace(d.Text[lines[keyLine]:n.Keys[idx].Start]); prefix != "" && prefix != "?" {
 		// The key shares its line with a "- " or with an anchor: remove
 		// from the key up to the next key instead, which keeps that prefix.
-		if idx+1 < k && d.lineOf(n.keys[idx+1].start) > d.lineOf(entryEnd(n, idx)) {
-			return edit{start: n.keys[idx].start, end: n.keys[idx+1].start}, nil
+		if idx+1 < k && d.LineOf(n.Keys[idx+1].Start) > d.LineOf(entryEnd(n, idx)) {
+			return edit{start: n.Keys[idx].Start, end: n.Keys[idx+1].Start}, nil
 		}
-		return edit{}, fmt.Errorf("cannot delete the key %q, which shares its line with other text", n.keys[idx].value)
+		return edit{}, fmt.Errorf("cannot delete the key %q, which shares its line with other text", n.Keys[idx].Value)
 	}
 	floor := -1
 	if idx > 0 {
-		floor = d.lineOf(entryEnd(n, idx-1))
+		floor = d.LineOf(entryEnd(n, idx-1))
 	}
 	first := keyLine
-	for first-1 > floor && isCommentLine(d.text, lines[first-1]) {
+	for first-1 > floor && isCommentLine(d.Text, lines[first-1]) {
 		first--
 	}
-	lastLine := d.lineOf(entryEnd(n, idx))
-	if idx+1 < k && d.lineOf(n.keys[idx+1].start) <= lastLine {
-		return edit{}, fmt.Errorf("cannot delete the key %q, whose value ends on the line of the next key", n.keys[idx].value)
+	lastLine := d.LineOf(entryEnd(n, idx))
+	if idx+1 < k && d.LineOf(n.Keys[idx+1].Start) <= lastLine {
+		return edit{}, fmt.Errorf("cannot delete the key %q, whose value ends on the line of the next key", n.Keys[idx].Value)
 	}
-	stop := len(d.text)
+	stop := len(d.Text)
 	if lastLine+1 < len(lines) {
 		stop = lines[lastLine+1]
 	}
@@ -90,38 +91,38 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 // flowEntryEnd is where entry i of a flow map or list ends, past the ":"
 // of a key whose value is empty ({a: }), and the value's tag or anchor
 // ({a: !t }), which would otherwise stay behind.
-func (d *doc) flowEntryEnd(n *node, i int) int {
+func (d *doc) flowEntryEnd(n *span.Node, i int) int {
 	end := entryEnd(n, i)
-	if n.kind != mapKind || n.children[i].end != n.children[i].start {
+	if n.Kind != span.Map || n.Children[i].End != n.Children[i].Start {
 		return end
 	}
 	j := end
-	for j < len(d.text) && isYAMLSpace(d.text[j]) {
+	for j < len(d.Text) && span.IsSpace(d.Text[j]) {
 		j++
 	}
-	if j >= len(d.text) || d.text[j] != ':' {
+	if j >= len(d.Text) || d.Text[j] != ':' {
 		return end
 	}
 	j++
 	for {
 		// A tag or an anchor of the empty value ({a: !t }) is the entry's.
 		k := j
-		for k < len(d.text) && isYAMLSpace(d.text[k]) {
+		for k < len(d.Text) && span.IsSpace(d.Text[k]) {
 			k++
 		}
-		if k >= len(d.text) || d.text[k] != '!' && d.text[k] != '&' {
+		if k >= len(d.Text) || d.Text[k] != '!' && d.Text[k] != '&' {
 			break
 		}
-		for k < len(d.text) && !isYAMLSpace(d.text[k]) && !strings.ContainsRune(",]}", rune(d.text[k])) {
+		for k < len(d.Text) && !span.IsSpace(d.Text[k]) && !strings.ContainsRune(",]}", rune(d.Text[k])) {
 			k++
 		}
 		j = k
 	}
 	colon := j
-	for j < len(d.text) && (d.text[j] == ' ' || d.text[j] == '\t') {
+	for j < len(d.Text) && (d.Text[j] == ' ' || d.Text[j] == '\t') {
 		j++ // the space before "}" or "," went with the value
 	}
-	if j < len(d.text) && d.text[j] == '#' {
+	if j < len(d.Text) && d.Text[j] == '#' {
 		return colon // but a comment keeps the space before it
 	}
 	return j
@@ -130,18 +131,18 @@ func (d *doc) flowEntryEnd(n *node, i int) int {
 // flowEntryStart is where entry i of a flow map or list begins, with the
 // tags and anchors written before its key or element ({a, !t k: 1}), which
 // belong to it (fuzz finding: deleting the entry before took them).
-func (d *doc) flowEntryStart(n *node, i int) int {
+func (d *doc) flowEntryStart(n *span.Node, i int) int {
 	start := entryStart(n, i)
 	for {
 		j := start
-		for j > 0 && isYAMLSpace(d.text[j-1]) {
+		for j > 0 && span.IsSpace(d.Text[j-1]) {
 			j--
 		}
 		k := j
-		for k > 0 && !isYAMLSpace(d.text[k-1]) && !strings.ContainsRune(",[{", rune(d.text[k-1])) {
+		for k > 0 && !span.IsSpace(d.Text[k-1]) && !strings.ContainsRune(",[{", rune(d.Text[k-1])) {
 			k--
 		}
-		if k == j || k < n.start+1 || d.text[k] != '!' && d.text[k] != '&' {
+		if k == j || k < n.Start+1 || d.Text[k] != '!' && d.Text[k] != '&' {
 			return start
 		}
 		start = k
@@ -151,7 +152,7 @@ func (d *doc) flowEntryStart(n *node, i int) int {
 // isCommentLine reports whether the line starting at ls holds only a
 // comment.
 func isCommentLine(t string, ls int) bool {
-	return strings.HasPrefix(strings.TrimLeft(t[ls:lineEnd(t, ls)], " \t"), "#")
+	return strings.HasPrefix(strings.TrimLeft(t[ls:span.LineEnd(t, ls)], " \t"), "#")
 }
 
 // SetText writes value, the text of a JSON value, byte for byte at every
@@ -167,7 +168,7 @@ func SetText(text string, path fieldpath.Path, opts Options, value string) (stri
 // GetText returns the source text of the values the path leads to, as Get
 // finds them: a value's own bytes, without a YAML anchor, tag or comment.
 func GetText(text string, path fieldpath.Path, opts Options) ([]string, error) {
-	return gather(text, path, opts, GetText, func(d *doc, n *node) string { return d.text[n.start:n.end] })
+	return gather(text, path, opts, GetText, func(d *doc, n *span.Node) string { return d.Text[n.Start:n.End] })
 }
 
 // Check reports whether text is a document of format f as this package
@@ -175,14 +176,11 @@ func GetText(text string, path fieldpath.Path, opts Options) ([]string, error) {
 // strings, nested at most 1000 levels below the top. A caller that must tell a value
 // it cannot edit from one it can asks first.
 func Check(text string, f Format) error {
-	var err error
-	if f == JSON {
-		_, err = parseJSON(text)
-	} else {
-		_, err = parseYAML(text)
+	if f != JSON {
+		f = YAML
 	}
-	if err != nil {
-		return syntaxMessage(text, err, nil, false)
+	if _, err := parseAs(text, f); err != nil {
+		return syntaxMessage(err, f, nil, false)
 	}
 	return nil
 }

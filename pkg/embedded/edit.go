@@ -2,12 +2,13 @@ package embedded
 
 import (
 	"fmt"
-	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/internal/suggest"
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -106,26 +107,26 @@ func (e *Error) Error() string { return e.Msg }
 // parsed in turn when segments remain. The returned nodes must not be
 // modified.
 func Get(text string, path fieldpath.Path, opts Options) ([]*yaml.Node, error) {
-	return gather(text, path, opts, Get, (*doc).toYAML)
+	return gather(text, path, opts, Get, (*doc).ToYAML)
 }
 
 // gather resolves a path in text and collects what leaf makes of each value
 // it reaches, continuing with next inside strings that hold documents: the
 // one walk behind Get and GetText.
 func gather[T any](text string, path fieldpath.Path, opts Options,
-	next func(string, fieldpath.Path, Options) ([]T, error), leaf func(*doc, *node) T) ([]T, error) {
+	next func(string, fieldpath.Path, Options) ([]T, error), leaf func(*doc, *span.Node) T) ([]T, error) {
 	d, err := parseCached(text, opts)
 	if err != nil {
 		return nil, err
 	}
-	places, err := d.resolve(d.root, path, 0, nil, nil, false, false)
+	places, err := d.resolve(d.Root, path, 0, nil, nil, false, false)
 	if err != nil {
 		return nil, err
 	}
 	var out []T
 	for _, p := range places {
 		if p.kind == inString {
-			vs, err := next(p.n.value, path[p.at:], opts.nested(joinPath(opts.Where, path[:p.at])))
+			vs, err := next(p.n.Value, path[p.at:], opts.nested(joinPath(opts.Where, path[:p.at])))
 			if err != nil {
 				return nil, shift(err, p.at)
 			}
@@ -163,8 +164,8 @@ func parseCached(text string, opts Options) (*doc, error) {
 		if e, ok := err.(*Error); ok && f == JSON && opts.Format == 0 {
 			// JSON that does not parse (not a scalar) but would as YAML:
 			// the name is what makes it an error
-			_, jerr := parseJSON(text)
-			_, yerr := parseYAML(text)
+			_, jerr := span.ParseJSON(text)
+			_, yerr := span.ParseYAML(text)
 			e.NamedJSON = jerr != nil && yerr == nil
 		}
 		return nil, err
@@ -197,33 +198,29 @@ func parseFor(text string, where fieldpath.Path, secret bool, f Format) (*doc, e
 		return nil, &Error{Msg: fmt.Sprintf("%s is empty: there is no JSON or YAML document to look into", whereName(where))}
 	}
 	switch {
-	case f == JSON:
-		if d, err = parseJSON(text); err != nil {
-			return nil, syntaxMessage(text, err, where, secret)
-		}
-	case f == YAML:
-		if d, err = parseYAML(text); err != nil {
-			return nil, syntaxMessage(text, err, where, secret)
+	case f == JSON || f == YAML:
+		if d, err = parseAs(text, f); err != nil {
+			return nil, syntaxMessage(err, f, where, secret)
 		}
 	case looksLikeJSON(text):
-		if d, err = parseJSON(text); err != nil {
+		if d, err = parseAs(text, JSON); err != nil {
 			// Not strict JSON; it may still be YAML in flow style
 			// ({a: b}), which is worth a try before giving up.
-			yd, yerr := parseYAML(text)
+			yd, yerr := parseAs(text, YAML)
 			if yerr != nil {
-				return nil, syntaxMessage(text, err, where, secret)
+				return nil, syntaxMessage(err, JSON, where, secret)
 			}
 			d = yd
 			d.jsonish = true
 		}
 	default:
-		if d, err = parseYAML(text); err != nil {
-			return nil, syntaxMessage(text, err, where, secret)
+		if d, err = parseAs(text, YAML); err != nil {
+			return nil, syntaxMessage(err, YAML, where, secret)
 		}
 	}
 	d.where = where
 	d.secret = secret
-	if d.root.kind == scalarKind {
+	if d.Root.Kind == span.Scalar {
 		held := "the text " + abbreviate(text)
 		if secret {
 			held = hidden
@@ -233,25 +230,25 @@ func parseFor(text string, where fieldpath.Path, secret bool, f Format) (*doc, e
 	return d, nil
 }
 
-// syntaxMessage says where text fails to parse. For a secret text the
-// parser's own words stay out: they may quote what is there.
-func syntaxMessage(text string, err error, where fieldpath.Path, secret bool) error {
-	se, ok := err.(*syntaxError)
+// syntaxMessage says where a text fails to parse as format f. For a secret
+// text the parser's own words stay out: they may quote what is there.
+func syntaxMessage(err error, f Format, where fieldpath.Path, secret bool) error {
+	se, ok := err.(*span.SyntaxError)
 	if !ok {
 		return &Error{Msg: err.Error()}
 	}
+	msg := se.Msg
 	if secret {
-		se = &syntaxError{format: se.format, offset: se.offset, lineOnly: se.lineOnly, msg: "what is there is not shown (the text is secret)"}
+		msg = "what is there is not shown (the text is secret)"
 	}
-	d := &doc{text: text, lines: lineStarts(text, se.format == YAML)}
-	if se.offset < 0 {
-		return &Error{Msg: fmt.Sprintf("%s does not parse as %s: %s", whereName(where), se.format, se.msg)}
+	line, col := se.Position()
+	switch {
+	case line == 0:
+		return &Error{Msg: fmt.Sprintf("%s does not parse as %s: %s", whereName(where), f, msg)}
+	case col == 0:
+		return &Error{Msg: fmt.Sprintf("%s does not parse as %s: line %d: %s", whereName(where), f, line, msg)}
 	}
-	line, col := d.position(se.offset)
-	if se.lineOnly {
-		return &Error{Msg: fmt.Sprintf("%s does not parse as %s: line %d: %s", whereName(where), se.format, line, se.msg)}
-	}
-	return &Error{Msg: fmt.Sprintf("%s does not parse as %s: line %d, column %d: %s", whereName(where), se.format, line, col, se.msg)}
+	return &Error{Msg: fmt.Sprintf("%s does not parse as %s: line %d, column %d: %s", whereName(where), f, line, col, msg)}
 }
 
 func whereName(where fieldpath.Path) string {
@@ -323,36 +320,36 @@ const (
 // place is one spot a path leads to.
 type place struct {
 	kind placeKind
-	n    *node
+	n    *span.Node
 	addr []int // child positions from the root
 	at   int   // next path segment: the one inside the string, or the missing one
 	// The map entry or list element that holds n, if any.
-	parent *node
-	key    *node
+	parent *span.Node
+	key    *span.Node
 }
 
-func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *node, create, edit bool) ([]place, error) {
+func (d *doc) resolve(n *span.Node, path fieldpath.Path, i int, addr []int, parent *span.Node, create, edit bool) ([]place, error) {
 	here := place{n: n, addr: addr, at: i, parent: parent}
-	if parent != nil && parent.kind == mapKind && len(addr) > 0 {
-		here.key = parent.keys[addr[len(addr)-1]]
+	if parent != nil && parent.Kind == span.Map && len(addr) > 0 {
+		here.key = parent.Keys[addr[len(addr)-1]]
 	}
 	if i == len(path) {
 		return []place{here}, nil
 	}
-	if n.kind == aliasKind {
+	if n.Kind == span.Alias {
 		if edit {
-			return nil, d.errorf(i, "%s reaches the alias *%s; edit the value at its anchor &%s instead", path[:i], n.yn.Value, n.yn.Value)
+			return nil, d.errorf(i, "%s reaches the alias *%s; edit the value at its anchor &%s instead", path[:i], n.Source.Value, n.Source.Value)
 		}
-		target := d.byYAML[n.yn.Alias]
+		target := d.Anchored(n)
 		if target == nil {
-			return nil, d.errorf(i, "cannot follow the alias *%s", n.yn.Value)
+			return nil, d.errorf(i, "cannot follow the alias *%s", n.Source.Value)
 		}
 		n = target
 		here.n = n
 	}
 	seg := path[i]
-	d.open(n)
-	if n.kind == scalarKind {
+	d.Open(n)
+	if n.Kind == span.Scalar {
 		return d.intoScalar(here, path, i, create, edit)
 	}
 	sel, err := fieldpath.Select(docTree{d, i}, n, seg)
@@ -361,7 +358,7 @@ func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *n
 		return nil, err
 	case len(sel.Positions) == 1 && seg.Kind != fieldpath.Wildcard && seg.Kind != fieldpath.Match:
 		j := sel.Positions[0]
-		return d.resolve(n.children[j], path, i+1, appendAddr(addr, j), n, create, edit)
+		return d.resolve(n.Children[j], path, i+1, appendAddr(addr, j), n, create, edit)
 	case len(sel.Positions) > 0:
 		return d.each(n, path, i, addr, create, edit, sel.Positions)
 	case sel.Missing && create && edit:
@@ -377,34 +374,34 @@ func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *n
 // segment needs (create), a string holds a document the path goes into.
 func (d *doc) intoScalar(here place, path fieldpath.Path, i int, create, edit bool) ([]place, error) {
 	n, seg := here.n, path[i]
-	if n.tag == nullTag && create && edit && seg.Kind != fieldpath.Wildcard {
+	if n.Tag == span.NullTag && create && edit && seg.Kind != fieldpath.Wildcard {
 		here.kind = overNull
 		return []place{here}, nil
 	}
-	if n.tag == strTag {
+	if n.Tag == span.StrTag {
 		here.kind = inString
 		return []place{here}, nil
 	}
-	return nil, d.errorf(i, "cannot look for %s in the %s, which holds %s", seg, d.describe(n), showValue(n.value, d.secret))
+	return nil, d.errorf(i, "cannot look for %s in the %s, which holds %s", seg, d.describe(n), showValue(n.Value, d.secret))
 }
 
 // selectError says why path[i] leads nowhere in n.
-func (d *doc) selectError(n *node, path fieldpath.Path, i int, sel fieldpath.Selection) error {
+func (d *doc) selectError(n *span.Node, path fieldpath.Path, i int, sel fieldpath.Selection) error {
 	seg := path[i]
 	switch {
-	case n.kind == mapKind && sel.Missing:
+	case n.Kind == span.Map && sel.Missing:
 		return &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.describe(n), d.of(), keyList(n)), Missing: true, Near: d.nearKey(n, seg.Key)}
-	case n.kind == mapKind:
+	case n.Kind == span.Map:
 		return d.errorf(i, "%s selects list elements, but the %s is a map", seg, d.describe(n))
-	case n.kind == seqKind && seg.Kind == fieldpath.Index:
-		err := d.errorf(i, "index %d is out of range: the %s has %d elements", seg.Index, d.describe(n), len(n.children))
+	case n.Kind == span.Seq && seg.Kind == fieldpath.Index:
+		err := d.errorf(i, "index %d is out of range: the %s has %d elements", seg.Index, d.describe(n), len(n.Children))
 		err.(*Error).Missing = sel.Missing
 		return err
-	case n.kind == seqKind && sel.Missing:
+	case n.Kind == span.Seq && sel.Missing:
 		err := d.errorf(i, "no element of the %s matches %s", d.describe(n), seg)
 		err.(*Error).Missing = true
 		return err
-	case n.kind == seqKind:
+	case n.Kind == span.Seq:
 		return d.errorf(i, "the %s is a list; %q needs a map (select elements with [name=value], an index or *)", d.describe(n), seg.Key)
 	}
 	return d.errorf(i, "cannot look for %s in the %s", seg, d.describe(n))
@@ -413,14 +410,14 @@ func (d *doc) selectError(n *node, path fieldpath.Path, i int, sel fieldpath.Sel
 // each resolves the rest of the path in several children (wildcards and
 // list matchers). Children where the rest does not resolve are skipped, as
 // kustomize does; nothing resolving at all is an error.
-func (d *doc) each(n *node, path fieldpath.Path, i int, addr []int, create, edit bool, children []int) ([]place, error) {
+func (d *doc) each(n *span.Node, path fieldpath.Path, i int, addr []int, create, edit bool, children []int) ([]place, error) {
 	if len(children) == 0 {
 		return nil, d.errorf(i, "%s matches nothing: the %s is empty", path[i], d.describe(n))
 	}
 	var out []place
 	var first error
 	for _, j := range children {
-		ps, err := d.resolve(n.children[j], path, i+1, appendAddr(addr, j), n, create, edit)
+		ps, err := d.resolve(n.Children[j], path, i+1, appendAddr(addr, j), n, create, edit)
 		if err != nil {
 			if first == nil {
 				first = err
@@ -435,22 +432,22 @@ func (d *doc) each(n *node, path fieldpath.Path, i int, addr []int, create, edit
 	return out, nil
 }
 
-func (d *doc) findKey(n *node, key string, seg int) (int, error) {
+func (d *doc) findKey(n *span.Node, key string, seg int) (int, error) {
 	j, err := d.findKeySpelled(n, key, seg)
-	if err != nil || j < 0 || n.yamlInfo == nil || n.yn == nil {
+	if err != nil || j < 0 || n.YAMLInfo == nil || n.Source == nil {
 		return j, err
 	}
 	// A key spelled differently that readers resolve alike (true and
 	// True, 80 and 0x50) is the same key: readers keep the last, an edit
 	// would change the first (package scalar).
-	k := n.keys[j]
-	if k.yamlInfo == nil || k.yn == nil {
+	k := n.Keys[j]
+	if k.YAMLInfo == nil || k.Source == nil {
 		return j, nil
 	}
 	other := ""
-	c := n.yn.Content
+	c := n.Source.Content
 	scalar.ResolvedDuplicates(c, func(a, b int) {
-		switch k.yn {
+		switch k.Source {
 		case c[a]:
 			other = c[b].Value
 		case c[b]:
@@ -463,48 +460,11 @@ func (d *doc) findKey(n *node, key string, seg int) (int, error) {
 	return j, nil
 }
 
-func (d *doc) findKeySpelled(n *node, key string, seg int) (int, error) {
-	d.open(n)
-	if len(n.keys) > keyIndexMin {
-		return d.findKeyIndexed(n, key, seg)
-	}
-	found := -1
-	for j, k := range n.keys {
-		if k.kind == scalarKind && k.value == key {
-			if found >= 0 {
-				return 0, d.errorf(seg, "key %q appears twice in the %s", key, d.describe(n))
-			}
-			found = j
-		}
-	}
-	return found, nil
-}
-
-// keyIndexMin is the size from which a map's keys are looked up in an
-// index: a batch of edits looks into a large map once per change.
-const keyIndexMin = 16
-
-// findKeyIndexed is findKey through an index of the map's keys, built on
-// first use.
-func (d *doc) findKeyIndexed(n *node, key string, seg int) (int, error) {
-	if n.keyIndex == nil {
-		n.keyIndex = make(map[string]int, len(n.keys))
-		for j, k := range n.keys {
-			if k.kind != scalarKind {
-				continue
-			}
-			if _, dup := n.keyIndex[k.value]; dup {
-				n.keyIndex[k.value] = -1 // appears twice
-				continue
-			}
-			n.keyIndex[k.value] = j
-		}
-	}
-	j, ok := n.keyIndex[key]
-	switch {
-	case !ok:
-		return -1, nil
-	case j < 0:
+// findKeySpelled is findKey for the key spelled as given: the index of
+// the key, -1 when there is none, and an error when it appears twice.
+func (d *doc) findKeySpelled(n *span.Node, key string, seg int) (int, error) {
+	j, twice := d.Key(n, key)
+	if twice {
 		return 0, d.errorf(seg, "key %q appears twice in the %s", key, d.describe(n))
 	}
 	return j, nil
@@ -512,31 +472,31 @@ func (d *doc) findKeyIndexed(n *node, key string, seg int) (int, error) {
 
 // nearKey is the key of map n nearest to key, for Error.Near: "" when none
 // is near or the text is secret.
-func (d *doc) nearKey(n *node, key string) string {
+func (d *doc) nearKey(n *span.Node, key string) string {
 	if d.secret {
 		return ""
 	}
-	keys := make([]string, 0, len(n.keys))
-	for _, k := range n.keys {
-		if k.kind == scalarKind {
-			keys = append(keys, k.value)
+	keys := make([]string, 0, len(n.Keys))
+	for _, k := range n.Keys {
+		if k.Kind == span.Scalar {
+			keys = append(keys, k.Value)
 		}
 	}
 	return suggest.Nearest(key, keys)
 }
 
-func keyList(n *node) string {
-	if len(n.keys) == 0 {
+func keyList(n *span.Node) string {
+	if len(n.Keys) == 0 {
 		return " (it is empty)"
 	}
 	const most = 8
 	var ks []string
-	for _, k := range n.keys {
+	for _, k := range n.Keys {
 		if len(ks) == most {
 			ks = append(ks, "…")
 			break
 		}
-		ks = append(ks, strconv.Quote(k.value))
+		ks = append(ks, strconv.Quote(k.Value))
 	}
 	return " (keys: " + strings.Join(ks, ", ") + ")"
 }
@@ -555,32 +515,6 @@ func addrKey(addr []int) string {
 		b.WriteString(strconv.Itoa(a))
 	}
 	return b.String()
-}
-
-// toYAML returns a node's value as a yaml.v3 node.
-func (d *doc) toYAML(n *node) *yaml.Node {
-	d.open(n)
-	if n.yamlInfo != nil {
-		if n.yn.Kind == yaml.AliasNode && n.yn.Alias != nil {
-			return n.yn.Alias
-		}
-		return n.yn
-	}
-	switch n.kind {
-	case mapKind:
-		out := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for i, k := range n.keys {
-			out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: k.value}, d.toYAML(n.children[i]))
-		}
-		return out
-	case seqKind:
-		out := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, c := range n.children {
-			out.Content = append(out.Content, d.toYAML(c))
-		}
-		return out
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: n.tag, Value: n.value}
 }
 
 // edit replaces text[start:end] with text.
@@ -639,3 +573,10 @@ type addedCheck struct {
 // entries reports whether the check is of entries lost and gained rather
 // than of a value written.
 func (c check) entries() bool { return len(c.gone) > 0 || len(c.added) > 0 }
+
+// looksLikeJSON reports whether text starts (after whitespace) with an object
+// or an array, the only documents this package treats as JSON.
+func looksLikeJSON(text string) bool {
+	t := strings.TrimLeft(text, " \t\r\n")
+	return t != "" && (t[0] == '{' || t[0] == '[')
+}

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
@@ -17,9 +18,9 @@ import (
 // number); an existing string stays a string ("8080" stays quoted). Where
 // nothing typed was (a new key, null, a map or list being replaced), the
 // source's own type is used.
-func scalarTag(old *node, v *yaml.Node) string {
-	if old != nil && old.kind == scalarKind {
-		return KeptTag(old.tag, v)
+func scalarTag(old *span.Node, v *yaml.Node) string {
+	if old != nil && old.Kind == span.Scalar {
+		return KeptTag(old.Tag, v)
 	}
 	return KeptTag("", v)
 }
@@ -32,46 +33,46 @@ func KeptTag(oldTag string, v *yaml.Node) string {
 	text := v.Value
 	want := v.ShortTag()
 	if v.Tag == "" {
-		want = strTag
+		want = span.StrTag
 	}
 	if oldTag != "" {
 		switch oldTag {
-		case intTag, floatTag:
+		case span.IntTag, span.FloatTag:
 			if isJSONNumber(text) {
 				return numberTag(text)
 			}
-			return strTag
-		case boolTag:
+			return span.StrTag
+		case span.BoolTag:
 			if _, ok := boolWord(text); ok {
-				return boolTag
+				return span.BoolTag
 			}
-			return strTag
-		case nullTag:
+			return span.StrTag
+		case span.NullTag:
 			// no type to keep: fall through to the source's
 		default:
-			return strTag
+			return span.StrTag
 		}
 	}
 	switch want {
-	case intTag, floatTag:
+	case span.IntTag, span.FloatTag:
 		if isJSONNumber(text) {
 			return numberTag(text)
 		}
-	case boolTag:
+	case span.BoolTag:
 		if _, ok := boolWord(text); ok {
-			return boolTag
+			return span.BoolTag
 		}
-	case nullTag:
-		return nullTag
+	case span.NullTag:
+		return span.NullTag
 	}
-	return strTag
+	return span.StrTag
 }
 
 func numberTag(s string) string {
 	if strings.ContainsAny(s, ".eE") {
-		return floatTag
+		return span.FloatTag
 	}
-	return intTag
+	return span.IntTag
 }
 
 var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
@@ -95,14 +96,14 @@ func boolWord(s string) (bool, bool) {
 // jsonScalar writes a scalar of the given type as JSON.
 func jsonScalar(tag, value string) string {
 	switch tag {
-	case intTag, floatTag:
+	case span.IntTag, span.FloatTag:
 		return value
-	case boolTag:
+	case span.BoolTag:
 		if b, _ := boolWord(value); b {
 			return "true"
 		}
 		return "false"
-	case nullTag:
+	case span.NullTag:
 		return "null"
 	}
 	return jsonQuote(value)
@@ -260,13 +261,13 @@ func yamlImplicitNonString(s string) bool {
 // is the style of the value being replaced, kept when it can hold the new
 // text; blockIndent and parentIndent are the old block scalar's content and
 // parent indentation.
-func yamlScalar(tag, value string, old *node, inFlow bool, newline string) string {
+func yamlScalar(tag, value string, old *span.Node, inFlow bool, newline string) string {
 	switch tag {
-	case intTag, floatTag:
+	case span.IntTag, span.FloatTag:
 		return value
-	case boolTag:
+	case span.BoolTag:
 		return value
-	case nullTag:
+	case span.NullTag:
 		if value == "" {
 			return "null"
 		}
@@ -276,22 +277,22 @@ func yamlScalar(tag, value string, old *node, inFlow bool, newline string) strin
 		}
 		return "null"
 	}
-	prefer := plainStyle
-	if old != nil && old.kind == scalarKind {
-		prefer = old.style
+	prefer := span.Plain
+	if old != nil && old.Kind == span.Scalar {
+		prefer = old.Style
 	}
 	switch prefer {
-	case literalStyle, foldedStyle:
+	case span.Literal, span.Folded:
 		if s, ok := yamlBlockScalar(value, old, newline); ok {
 			return s
 		}
-	case singleStyle:
+	case span.Single:
 		if !strings.ContainsAny(value, "\n\r") {
 			if s, ok := yamlSingleQuote(value); ok {
 				return s
 			}
 		}
-	case plainStyle:
+	case span.Plain:
 		if yamlPlainOK(value, inFlow) {
 			return value
 		}
@@ -303,7 +304,7 @@ func yamlScalar(tag, value string, old *node, inFlow bool, newline string) strin
 // the old content's indentation, keeping the comment on the header line.
 // Folded style is kept only for one-line text, where folding changes
 // nothing; longer text is written literally.
-func yamlBlockScalar(value string, old *node, newline string) (string, bool) {
+func yamlBlockScalar(value string, old *span.Node, newline string) (string, bool) {
 	body := value
 	chomp := ""
 	switch {
@@ -338,23 +339,23 @@ func yamlBlockScalar(value string, old *node, newline string) (string, bool) {
 		return "", false
 	}
 	indicator := "|"
-	if old.style == foldedStyle && len(lines) == 1 {
+	if old.Style == span.Folded && len(lines) == 1 {
 		indicator = ">"
 	}
 	// Leading spaces or a tab on the first line would be read as
 	// indentation; an explicit indentation indicator prevents that.
 	if needsIndentIndicator(lines) {
-		m := old.blockIndent - max(old.parentIndent, 0)
+		m := old.BlockIndent - max(old.ParentIndent, 0)
 		if m < 1 || m > 9 {
 			return "", false
 		}
 		indicator += string(rune('0' + m))
 	}
-	pad := strings.Repeat(" ", old.blockIndent)
+	pad := strings.Repeat(" ", old.BlockIndent)
 	var b strings.Builder
 	b.WriteString(indicator)
 	b.WriteString(chomp)
-	b.WriteString(old.headerRest)
+	b.WriteString(old.HeaderRest)
 	for _, l := range lines {
 		b.WriteString(newline)
 		if l != "" {

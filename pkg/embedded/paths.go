@@ -1,6 +1,9 @@
 package embedded
 
-import "github.com/patchwork-krm/patchwork/pkg/fieldpath"
+import (
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+)
 
 // docTree is a document's span tree as fieldpath.Select sees it, while
 // resolving segment seg (for the messages of lookups that fail).
@@ -9,49 +12,49 @@ type docTree struct {
 	seg int
 }
 
-var _ fieldpath.Tree[*node] = docTree{}
+var _ fieldpath.Tree[*span.Node] = docTree{}
 
-func (t docTree) Shape(n *node) fieldpath.Shape {
-	switch n.kind {
-	case mapKind:
+func (t docTree) Shape(n *span.Node) fieldpath.Shape {
+	switch n.Kind {
+	case span.Map:
 		return fieldpath.Map
-	case seqKind:
+	case span.Seq:
 		return fieldpath.List
-	case scalarKind:
+	case span.Scalar:
 		return fieldpath.Scalar
 	}
 	return fieldpath.Other
 }
 
-func (t docTree) Len(n *node) int {
-	t.d.open(n)
-	return len(n.children)
+func (t docTree) Len(n *span.Node) int {
+	t.d.Open(n)
+	return len(n.Children)
 }
 
-func (t docTree) Lookup(n *node, key string) (int, error) { return t.d.findKey(n, key, t.seg) }
+func (t docTree) Lookup(n *span.Node, key string) (int, error) { return t.d.findKey(n, key, t.seg) }
 
 // Element is a list element, an alias followed to its anchor (nil when it
 // cannot be followed).
-func (t docTree) Element(n *node, i int) *node {
-	t.d.open(n)
-	el := n.children[i]
-	if el.kind == aliasKind {
-		if el = t.d.byYAML[el.yn.Alias]; el == nil {
-			return &node{kind: aliasKind}
+func (t docTree) Element(n *span.Node, i int) *span.Node {
+	t.d.Open(n)
+	el := n.Children[i]
+	if el.Kind == span.Alias {
+		if el = t.d.Anchored(el); el == nil {
+			return &span.Node{Kind: span.Alias}
 		}
 	}
 	return el
 }
 
-func (t docTree) Field(n *node, key string) (string, bool) {
-	t.d.open(n)
-	for j, k := range n.keys {
-		if k.kind == scalarKind && k.value == key {
-			v := n.children[j]
-			return v.value, v.kind == scalarKind
+func (t docTree) Field(n *span.Node, key string) (string, bool) {
+	t.d.Open(n)
+	for j, k := range n.Keys {
+		if k.Kind == span.Scalar && k.Value == key {
+			v := n.Children[j]
+			return v.Value, v.Kind == span.Scalar
 		}
 	}
 	return "", false
 }
 
-func (t docTree) Value(n *node) string { return n.value }
+func (t docTree) Value(n *span.Node) string { return n.Value }

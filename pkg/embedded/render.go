@@ -3,6 +3,7 @@ package embedded
 import (
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -81,9 +82,9 @@ type yamlLayout struct {
 	nl          string
 	quote       bool // double-quote new strings and keys (JSON-like YAML)
 	given       bool // Options.GivenStyle: keep the style of the nodes given
-	// keyQuote: the document quotes every key so (doubleStyle,
-	// singleStyle), and new keys follow; plainStyle: as needed.
-	keyQuote style
+	// keyQuote: the document quotes every key so (span.Double,
+	// span.Single), and new keys follow; span.Plain: as needed.
+	keyQuote span.Style
 }
 
 // keepFlow: v is a map or list to write in flow style, as it was given.
@@ -92,10 +93,10 @@ func (l yamlLayout) keepFlow(v *yaml.Node) bool {
 }
 
 func (l yamlLayout) key(k string, inFlow bool) string {
-	if l.quote || l.keyQuote == doubleStyle {
+	if l.quote || l.keyQuote == span.Double {
 		return yamlDoubleQuote(k)
 	}
-	if l.keyQuote == singleStyle {
+	if l.keyQuote == span.Single {
 		if s, ok := yamlSingleQuote(k); ok {
 			return s
 		}
@@ -106,10 +107,10 @@ func (l yamlLayout) key(k string, inFlow bool) string {
 
 func (l yamlLayout) str(v *yaml.Node, inFlow bool) string {
 	tag := scalarTag(nil, v)
-	if l.quote && tag == strTag {
+	if l.quote && tag == span.StrTag {
 		return yamlDoubleQuote(v.Value)
 	}
-	if l.given && tag == strTag {
+	if l.given && tag == span.StrTag {
 		if s, ok := givenQuote(v, inFlow); ok {
 			return s
 		}

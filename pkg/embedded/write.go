@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -26,7 +27,7 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 		if d.format != JSON {
 			return edit{}, check{}, &Error{Msg: "SetText writes JSON text, and the document is YAML" + d.of()}
 		}
-		return edit{start: n.start, end: n.end, text: d.raw}, check{want: readBack(JSON, v)}, nil
+		return edit{start: n.Start, end: n.End, text: d.raw}, check{want: readBack(JSON, v)}, nil
 	}
 	if v.Kind == yaml.ScalarNode {
 		if !utf8.ValidString(v.Value) {
@@ -37,54 +38,54 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 			tag = scalarTag(nil, v)
 		}
 		if d.format == JSON {
-			return edit{start: n.start, end: n.end, text: jsonScalar(tag, v.Value)}, check{want: jsonReadBack(tag, v.Value)}, nil
+			return edit{start: n.Start, end: n.End, text: jsonScalar(tag, v.Value)}, check{want: jsonReadBack(tag, v.Value)}, nil
 		}
-		if n.explicitTag && n.kind == scalarKind {
-			tag = n.tag // the tag written before the value stays and decides
+		if n.ExplicitTag && n.Kind == span.Scalar {
+			tag = n.Tag // the tag written before the value stays and decides
 		}
-		if n.kind == scalarKind && (n.end > n.start || (n.yamlInfo != nil && n.propStart < n.start)) {
+		if n.Kind == span.Scalar && (n.End > n.Start || (n.YAMLInfo != nil && n.PropStart < n.Start)) {
 			// a value in place, or an empty one after its anchor or tag
 			// ("key: !t"), which stay
-			text := yamlScalar(tag, v.Value, n, n.inFlow, d.newline)
-			if s, ok := d.givenText(tag, v, n.inFlow); ok {
+			text := yamlScalar(tag, v.Value, n, n.InFlow, d.Newline)
+			if s, ok := d.givenText(tag, v, n.InFlow); ok {
 				text = s
 			}
 			want := yamlReadBack(tag, v.Value, text)
-			if n.end == n.start {
+			if n.End == n.Start {
 				text = " " + text
 			}
-			return edit{start: n.start, end: n.end, text: text}, check{want: want}, nil
+			return edit{start: n.Start, end: n.End, text: text}, check{want: want}, nil
 		}
-		text := yamlScalar(tag, v.Value, nil, n.inFlow, d.newline)
-		if d.jsonish && tag == strTag {
+		text := yamlScalar(tag, v.Value, nil, n.InFlow, d.Newline)
+		if d.jsonish && tag == span.StrTag {
 			text = yamlDoubleQuote(v.Value)
-		} else if s, ok := d.givenText(tag, v, n.inFlow); ok {
+		} else if s, ok := d.givenText(tag, v, n.InFlow); ok {
 			text = s
 		}
 		want := yamlReadBack(tag, v.Value, text)
-		if n.inFlow {
-			return edit{start: n.start, end: n.end, text: d.spaced(n.start, text)}, check{want: want}, nil
+		if n.InFlow {
+			return edit{start: n.Start, end: n.End, text: d.spaced(n.Start, text)}, check{want: want}, nil
 		}
 		e, err := d.slotEdit(p, " "+text, " "+text, text)
 		return e, check{want: want}, err
 	}
 	// A map or list.
 	if d.format == JSON {
-		l := d.jsonLayout(nil, d.lineIndent(n.start))
-		return edit{start: n.start, end: n.end, text: l.render(v)}, check{want: readBack(JSON, v)}, nil
+		l := d.jsonLayout(nil, d.lineIndent(n.Start))
+		return edit{start: n.Start, end: n.End, text: l.render(v)}, check{want: readBack(JSON, v)}, nil
 	}
 	l := d.yamlLayout()
 	want := readBack(YAML, v)
-	if n.inFlow {
-		return edit{start: n.start, end: n.end, text: d.spaced(n.start, l.flow(v))}, check{want: want}, nil
+	if n.InFlow {
+		return edit{start: n.Start, end: n.End, text: d.spaced(n.Start, l.flow(v))}, check{want: want}, nil
 	}
 	col := 0
 	if p.parent != nil {
-		col = p.parent.col
+		col = p.parent.Col
 	}
 	root := l.flow(v)
 	if len(v.Content) > 0 && !l.keepFlow(v) {
-		root = l.block(v, n.start-d.lines[d.lineOf(n.start)])
+		root = l.block(v, n.Start-d.Lines()[d.LineOf(n.Start)])
 	}
 	e, err := d.slotEdit(p, l.afterKey(v, col), l.afterDash(v, col), root)
 	return e, check{want: want}, err
@@ -92,7 +93,7 @@ func (d *doc) replace(p place, v *yaml.Node) (edit, check, error) {
 
 // spaced puts a space before text inserted right after a token.
 func (d *doc) spaced(at int, text string) string {
-	if at > 0 && !isYAMLSpace(d.text[at-1]) && !strings.ContainsRune("[{,", rune(d.text[at-1])) {
+	if at > 0 && !span.IsSpace(d.Text[at-1]) && !strings.ContainsRune("[{,", rune(d.Text[at-1])) {
 		return " " + text
 	}
 	return text
@@ -104,25 +105,25 @@ func (d *doc) spaced(at int, text string) string {
 // right after the ':', before any comment.
 func (d *doc) slotEdit(p place, afterKey, afterDash, atRoot string) (edit, error) {
 	n := p.n
-	t := d.text
+	t := d.Text
 	switch {
 	case p.key != nil:
-		i := p.key.end
-		for i < len(t) && isYAMLSpace(t[i]) {
+		i := p.key.End
+		for i < len(t) && span.IsSpace(t[i]) {
 			i++
 		}
 		if i >= len(t) || t[i] != ':' {
-			return edit{}, fmt.Errorf("cannot find the ':' after the key %q", p.key.value)
+			return edit{}, fmt.Errorf("cannot find the ':' after the key %q", p.key.Value)
 		}
-		end := n.end
-		if n.end == n.start && n.propStart == n.start {
+		end := n.End
+		if n.End == n.Start && n.PropStart == n.Start {
 			end = i + 1
 		}
 		return edit{start: i + 1, end: end, text: afterKey}, nil
-	case p.parent != nil && p.parent.kind == seqKind:
-		i := n.start
-		if n.yamlInfo != nil {
-			i = n.propStart // the '-' comes before an anchor or tag
+	case p.parent != nil && p.parent.Kind == span.Seq:
+		i := n.Start
+		if n.YAMLInfo != nil {
+			i = n.PropStart // the '-' comes before an anchor or tag
 		}
 		for i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
 			i--
@@ -130,13 +131,13 @@ func (d *doc) slotEdit(p place, afterKey, afterDash, atRoot string) (edit, error
 		if i == 0 || t[i-1] != '-' {
 			return edit{}, fmt.Errorf("cannot find the '-' of a list element")
 		}
-		end := n.end
-		if n.end == n.start && n.propStart == n.start {
+		end := n.End
+		if n.End == n.Start && n.PropStart == n.Start {
 			end = i
 		}
 		return edit{start: i, end: end, text: afterDash}, nil
 	}
-	return edit{start: n.start, end: n.end, text: strings.TrimPrefix(atRoot, " ")}, nil
+	return edit{start: n.Start, end: n.End, text: strings.TrimPrefix(atRoot, " ")}, nil
 }
 
 // addValue is the value a change adds at p (a key of a map, an element of
@@ -149,7 +150,7 @@ func (d *doc) addValue(p place, path fieldpath.Path, set Setter) (*yaml.Node, *y
 	}
 	var v *yaml.Node
 	var err error
-	if n.kind == seqKind && seg.Kind == fieldpath.Match {
+	if n.Kind == span.Seq && seg.Kind == fieldpath.Match {
 		v, err = d.buildElement(n, path, p.at, set)
 	} else {
 		v, err = build(path, p.at+1, set)
@@ -162,9 +163,9 @@ func (d *doc) addValue(p place, path fieldpath.Path, set Setter) (*yaml.Node, *y
 
 // addJSON is the edit that appends entries to a JSON map or list. When
 // every old entry goes (allGone), the new ones take their place.
-func (d *doc) addJSON(n *node, adds []appended, allGone bool) edit {
-	d.open(n)
-	isMap := n.kind == mapKind
+func (d *doc) addJSON(n *span.Node, adds []appended, allGone bool) edit {
+	d.Open(n)
+	isMap := n.Kind == span.Map
 	entry := func(l jsonLayout, a appended) string {
 		val := a.raw
 		if val == "" {
@@ -176,7 +177,7 @@ func (d *doc) addJSON(n *node, adds []appended, allGone bool) edit {
 		return val
 	}
 	var b strings.Builder
-	k := len(n.children)
+	k := len(n.Children)
 	if k == 0 {
 		l := d.jsonLayout(nil, "")
 		l.pretty = false
@@ -186,16 +187,16 @@ func (d *doc) addJSON(n *node, adds []appended, allGone bool) edit {
 			}
 			b.WriteString(entry(l, a))
 		}
-		return edit{start: n.start + 1, end: n.start + 1, text: b.String()}
+		return edit{start: n.Start + 1, end: n.Start + 1, text: b.String()}
 	}
 	// Copy the separator that precedes the last entry: its line break and
 	// indentation, or its single space.
 	lastStart := entryStart(n, k-1)
-	prev := n.start + 1
+	prev := n.Start + 1
 	if k > 1 {
-		prev = strings.IndexByte(d.text[n.children[k-2].end:], ',') + n.children[k-2].end + 1
+		prev = strings.IndexByte(d.Text[n.Children[k-2].End:], ',') + n.Children[k-2].End + 1
 	}
-	sep := d.text[prev:lastStart]
+	sep := d.Text[prev:lastStart]
 	l := d.jsonLayout(n, "")
 	if k == 1 && !strings.ContainsAny(sep, "\n\r") {
 		// The space after an opening bracket says nothing about the space
@@ -214,19 +215,19 @@ func (d *doc) addJSON(n *node, adds []appended, allGone bool) edit {
 		}
 		b.WriteString(entry(l, a))
 	}
-	end := n.children[k-1].end
+	end := n.Children[k-1].End
 	return edit{start: end, end: end, text: b.String()}
 }
 
 // addYAML is the edit that appends entries to a YAML map or list. When
 // every old entry of a flow collection goes (allGone), the new ones take
 // their place.
-func (d *doc) addYAML(n *node, adds []appended, allGone bool) edit {
+func (d *doc) addYAML(n *span.Node, adds []appended, allGone bool) edit {
 	l := d.yamlLayout()
-	isMap := n.kind == mapKind
+	isMap := n.Kind == span.Map
 	var b strings.Builder
-	if n.flow {
-		k := len(n.children)
+	if n.Flow {
+		k := len(n.Children)
 		for i, a := range adds {
 			if i > 0 || (k > 0 && !allGone) {
 				b.WriteString(", ")
@@ -236,7 +237,7 @@ func (d *doc) addYAML(n *node, adds []appended, allGone bool) edit {
 			}
 			b.WriteString(l.flow(a.v))
 		}
-		at := n.start + 1
+		at := n.Start + 1
 		switch {
 		case k > 0 && allGone:
 			// Where the last entry that goes ended: for a key without a
@@ -248,18 +249,18 @@ func (d *doc) addYAML(n *node, adds []appended, allGone bool) edit {
 		case k > 0:
 			// After the last value, also an empty one: a change may set
 			// it in the same batch, and the new entries follow it.
-			at = n.children[k-1].end
-			if isMap && n.keys[k-1].end > at {
-				at = n.keys[k-1].end
+			at = n.Children[k-1].End
+			if isMap && n.Keys[k-1].End > at {
+				at = n.Keys[k-1].End
 			}
 		}
-		if at < len(d.text) && d.text[at] == '#' {
+		if at < len(d.Text) && d.Text[at] == '#' {
 			// A comment right there: a plain value would take it in.
 			b.WriteByte(' ')
 		}
 		text := b.String()
 		if k > 0 && !allGone {
-			if c := n.children[k-1]; c.yamlInfo != nil && c.end == c.start && c.propStart < c.start {
+			if c := n.Children[k-1]; c.YAMLInfo != nil && c.End == c.Start && c.PropStart < c.Start {
 				// After an empty value's tag ({"a": !t}): a "," right
 				// after it would read as part of the tag.
 				text = " " + text
@@ -267,39 +268,39 @@ func (d *doc) addYAML(n *node, adds []appended, allGone bool) edit {
 		}
 		return edit{start: at, end: at, text: text}
 	}
-	at := lineEnd(d.text, n.end)
+	at := span.LineEnd(d.Text, n.End)
 	for _, a := range adds {
-		b.WriteString(d.newline + spaces(n.col))
+		b.WriteString(d.Newline + spaces(n.Col))
 		if isMap {
-			b.WriteString(l.key(a.seg.Key, false) + ":" + l.afterKey(a.v, n.col))
+			b.WriteString(l.key(a.seg.Key, false) + ":" + l.afterKey(a.v, n.Col))
 		} else {
-			b.WriteString("-" + l.afterDash(a.v, n.col))
+			b.WriteString("-" + l.afterDash(a.v, n.Col))
 		}
 	}
-	if s := lastBlockScalar(n); s != nil && at == len(d.text) && !strings.ContainsAny(d.text[s.start+1:s.headerEnd], "+-") {
+	if s := lastBlockScalar(n); s != nil && at == len(d.Text) && !strings.ContainsAny(d.Text[s.Start+1:s.HeaderEnd], "+-") {
 		// A block scalar with clip chomping ends the text, which has no
 		// line break after it: its value has no final line break either,
 		// and the line break before the new entries would give it one.
 		// Strip chomping keeps its value as it is.
-		return edit{start: s.start, end: at, text: d.text[s.start:s.start+1] + "-" + d.text[s.start+1:at] + b.String()}
+		return edit{start: s.Start, end: at, text: d.Text[s.Start:s.Start+1] + "-" + d.Text[s.Start+1:at] + b.String()}
 	}
 	return edit{start: at, end: at, text: b.String()}
 }
 
 // lastBlockScalar returns the literal or folded scalar the block collection
 // n ends with, at any depth (nil when it ends with anything else).
-func lastBlockScalar(n *node) *node {
-	for n != nil && !n.flow {
-		if n.kind == scalarKind {
-			if n.style == literalStyle || n.style == foldedStyle {
+func lastBlockScalar(n *span.Node) *span.Node {
+	for n != nil && !n.Flow {
+		if n.Kind == span.Scalar {
+			if n.Style == span.Literal || n.Style == span.Folded {
 				return n
 			}
 			return nil
 		}
-		if len(n.children) == 0 {
+		if len(n.Children) == 0 {
 			return nil
 		}
-		n = n.children[len(n.children)-1]
+		n = n.Children[len(n.Children)-1]
 	}
 	return nil
 }
@@ -328,7 +329,7 @@ func build(path fieldpath.Path, from int, set Setter) (*yaml.Node, error) {
 		}
 		return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{child}}, nil
 	case fieldpath.Match:
-		el, err := buildElement(path, from, set, strTag)
+		el, err := buildElement(path, from, set, span.StrTag)
 		if err != nil {
 			return nil, err
 		}
@@ -360,23 +361,23 @@ func buildElement(path fieldpath.Path, at int, set Setter, keyTag string) (*yaml
 		return nil, err
 	}
 	matchValue := &yaml.Node{Kind: yaml.ScalarNode, Tag: keyTag, Value: seg.Value}
-	rest.Content = append([]*yaml.Node{{Kind: yaml.ScalarNode, Tag: strTag, Value: seg.Key}, matchValue}, rest.Content...)
+	rest.Content = append([]*yaml.Node{{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: seg.Key}, matchValue}, rest.Content...)
 	return rest, nil
 }
 
 // buildElement for an existing list: the matched field takes the type its
 // siblings have (a port number stays a number).
-func (d *doc) buildElement(list *node, path fieldpath.Path, at int, set Setter) (*yaml.Node, error) {
+func (d *doc) buildElement(list *span.Node, path fieldpath.Path, at int, set Setter) (*yaml.Node, error) {
 	seg := path[at]
-	tag := strTag
-	for _, el := range list.children {
-		if el.kind != mapKind {
+	tag := span.StrTag
+	for _, el := range list.Children {
+		if el.Kind != span.Map {
 			continue
 		}
 		if j, _ := d.findKey(el, seg.Key, at); j >= 0 {
-			sib := el.children[j]
-			if sib.kind == scalarKind && sib.tag != strTag && scalarTag(sib, &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: seg.Value}) == sib.tag {
-				tag = sib.tag
+			sib := el.Children[j]
+			if sib.Kind == span.Scalar && sib.Tag != span.StrTag && scalarTag(sib, &yaml.Node{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: seg.Value}) == sib.Tag {
+				tag = sib.Tag
 			}
 			break
 		}
@@ -386,28 +387,28 @@ func (d *doc) buildElement(list *node, path fieldpath.Path, at int, set Setter) 
 
 func mapOf(key string, v *yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
-		{Kind: yaml.ScalarNode, Tag: strTag, Value: key}, v,
+		{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: key}, v,
 	}}
 }
 
 // lineIndent returns the white space that starts the line holding off.
 func (d *doc) lineIndent(off int) string {
-	ls := d.lineTable()[d.lineOf(off)]
+	ls := d.Lines()[d.LineOf(off)]
 	i := ls
-	for i < len(d.text) && (d.text[i] == ' ' || d.text[i] == '\t') {
+	for i < len(d.Text) && (d.Text[i] == ' ' || d.Text[i] == '\t') {
 		i++
 	}
-	return d.text[ls:i]
+	return d.Text[ls:i]
 }
 
 // jsonLayout describes the JSON around container (nil: the document).
-func (d *doc) jsonLayout(container *node, indent string) jsonLayout {
-	l := jsonLayout{indent: indent, unit: "  ", colon: ": ", comma: " ", nl: d.newline}
+func (d *doc) jsonLayout(container *span.Node, indent string) jsonLayout {
+	l := jsonLayout{indent: indent, unit: "  ", colon: ": ", comma: " ", nl: d.Newline}
 	// What the whole document says is worked out once: a batch of edits
 	// asks for it again and again.
 	if d.layout == nil {
-		d.layout = &layoutFacts{pretty: strings.ContainsAny(d.text, "\n\r")}
-		d.layoutWalk(d.root, d.layout)
+		d.layout = &layoutFacts{pretty: strings.ContainsAny(d.Text, "\n\r")}
+		d.layoutWalk(d.Root, d.layout)
 	}
 	var f layoutFacts
 	if container != nil {
@@ -455,50 +456,50 @@ func (f *layoutFacts) fill(g *layoutFacts) {
 	}
 }
 
-func (d *doc) layoutWalk(n *node, f *layoutFacts) {
-	if n.kind != mapKind && n.kind != seqKind || f.done() {
+func (d *doc) layoutWalk(n *span.Node, f *layoutFacts) {
+	if n.Kind != span.Map && n.Kind != span.Seq || f.done() {
 		return
 	}
-	d.open(n)
-	if n.kind == mapKind && len(n.keys) > 0 && !f.colonFound {
-		f.colon = d.text[n.keys[0].end:n.children[0].start]
+	d.Open(n)
+	if n.Kind == span.Map && len(n.Keys) > 0 && !f.colonFound {
+		f.colon = d.Text[n.Keys[0].End:n.Children[0].Start]
 		if strings.ContainsAny(f.colon, "\n\r") {
 			f.colon = ": "
 		}
 		f.colonFound = true
 	}
-	if len(n.children) > 0 && !f.unitFound {
+	if len(n.Children) > 0 && !f.unitFound {
 		first := entryStart(n, 0)
-		if d.lineOf(first) != d.lineOf(n.start) {
-			outer, inner := d.lineIndent(n.start), d.lineIndent(first)
+		if d.LineOf(first) != d.LineOf(n.Start) {
+			outer, inner := d.lineIndent(n.Start), d.lineIndent(first)
 			if strings.HasPrefix(inner, outer) && len(inner) > len(outer) {
 				f.unit = inner[len(outer):]
 				f.unitFound = true
 			}
 		}
 	}
-	if len(n.children) > 1 && !f.commaFound {
-		gapStart := strings.IndexByte(d.text[n.children[0].end:], ',') + n.children[0].end + 1
-		if gap := d.text[gapStart:entryStart(n, 1)]; !strings.ContainsAny(gap, "\n\r") {
+	if len(n.Children) > 1 && !f.commaFound {
+		gapStart := strings.IndexByte(d.Text[n.Children[0].End:], ',') + n.Children[0].End + 1
+		if gap := d.Text[gapStart:entryStart(n, 1)]; !strings.ContainsAny(gap, "\n\r") {
 			f.comma = gap
 			f.commaFound = true
 		}
 	}
-	for _, c := range n.children {
+	for _, c := range n.Children {
 		d.layoutWalk(c, f)
 	}
 }
 
 func (d *doc) yamlLayout() yamlLayout {
-	return yamlLayout{unit: d.unit, seqIndented: d.seqIndented >= 0, nl: d.newline, quote: d.jsonish, given: d.givenStyle,
+	return yamlLayout{unit: d.Unit, seqIndented: d.SeqIndented >= 0, nl: d.Newline, quote: d.jsonish, given: d.givenStyle,
 		keyQuote: d.keyQuoting()}
 }
 
 // keyQuoting is how the document quotes its keys, which new keys copy:
-// doubleStyle or singleStyle when every key is quoted so (jsonnet writes
-// "key": ...), plainStyle otherwise. Worked out once per document: a batch
+// span.Double or span.Single when every key is quoted so (jsonnet writes
+// "key": ...), span.Plain otherwise. Worked out once per document: a batch
 // writes many values.
-func (d *doc) keyQuoting() style {
+func (d *doc) keyQuoting() span.Style {
 	if d.keyQuote == nil {
 		q := d.findKeyQuoting()
 		d.keyQuote = &q
@@ -506,33 +507,33 @@ func (d *doc) keyQuoting() style {
 	return *d.keyQuote
 }
 
-func (d *doc) findKeyQuoting() style {
-	if d.format != YAML || d.root == nil {
-		return plainStyle
+func (d *doc) findKeyQuoting() span.Style {
+	if d.format != YAML || d.Root == nil {
+		return span.Plain
 	}
-	seen := style(0)
+	seen := span.Style(0)
 	found := false
-	stack := []*node{d.root}
+	stack := []*span.Node{d.Root}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, k := range n.keys {
-			if k.kind != scalarKind {
+		for _, k := range n.Keys {
+			if k.Kind != span.Scalar {
 				continue
 			}
-			if k.style != singleStyle && k.style != doubleStyle || found && k.style != seen {
-				return plainStyle
+			if k.Style != span.Single && k.Style != span.Double || found && k.Style != seen {
+				return span.Plain
 			}
-			seen, found = k.style, true
+			seen, found = k.Style, true
 		}
-		for _, c := range n.children {
-			if c.kind == mapKind || c.kind == seqKind {
+		for _, c := range n.Children {
+			if c.Kind == span.Map || c.Kind == span.Seq {
 				stack = append(stack, c)
 			}
 		}
 	}
 	if !found {
-		return plainStyle
+		return span.Plain
 	}
 	return seen
 }
@@ -540,7 +541,7 @@ func (d *doc) findKeyQuoting() style {
 // givenText writes a string in the quoting of the node given, under
 // Options.GivenStyle, when the text allows that quoting.
 func (d *doc) givenText(tag string, v *yaml.Node, inFlow bool) (string, bool) {
-	if !d.givenStyle || d.jsonish || tag != strTag {
+	if !d.givenStyle || d.jsonish || tag != span.StrTag {
 		return "", false
 	}
 	return givenQuote(v, inFlow)
@@ -567,9 +568,9 @@ func givenQuote(v *yaml.Node, inFlow bool) (string, bool) {
 func jsonReadBack(tag, value string) *yaml.Node {
 	text := value
 	switch tag {
-	case boolTag:
+	case span.BoolTag:
 		text = jsonScalar(tag, value)
-	case nullTag:
+	case span.NullTag:
 		text = "null"
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text}
@@ -577,7 +578,7 @@ func jsonReadBack(tag, value string) *yaml.Node {
 
 // yamlReadBack is the scalar yaml.v3 reads from what yamlScalar wrote.
 func yamlReadBack(tag, value, written string) *yaml.Node {
-	if tag == nullTag {
+	if tag == span.NullTag {
 		value = written
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}

@@ -1,4 +1,4 @@
-package embedded
+package span
 
 import (
 	"fmt"
@@ -8,21 +8,9 @@ import (
 	"unicode/utf8"
 )
 
-// syntaxError is a parse failure at a byte offset of the document.
-type syntaxError struct {
-	format Format
-	offset int
-	msg    string
-	// lineOnly: yaml.v3 reported a line but no column; offset is the
-	// line's start.
-	lineOnly bool
-}
-
-func (e *syntaxError) Error() string { return e.msg }
-
 // jsonParser is a strict RFC 8259 parser that records the span of every
 // value. encoding/json cannot tell where a value sits, and the whole point
-// of this package is to change those bytes and no others.
+// of the tree is to let an edit change those bytes and no others.
 type jsonParser struct {
 	s   string
 	pos int
@@ -31,18 +19,11 @@ type jsonParser struct {
 	build bool
 }
 
-// looksLikeJSON reports whether text starts (after whitespace) with an object
-// or an array, the only documents this package treats as JSON.
-func looksLikeJSON(text string) bool {
-	t := strings.TrimLeft(text, " \t\r\n")
-	return t != "" && (t[0] == '{' || t[0] == '[')
-}
-
-// parseJSON checks the whole text and returns the document with its root.
+// ParseJSON checks the whole text and returns the document with its root.
 // Maps and lists are built lazily: their entries become nodes only when a
-// path goes through them (see open), so an edit costs a scan of the text
+// path goes through them (see Open), so an edit costs a scan of the text
 // and the nodes on its path, not a node per value.
-func parseJSON(text string) (*doc, error) {
+func ParseJSON(text string) (*Tree, error) {
 	p := &jsonParser{s: text}
 	p.skipSpace()
 	start := p.pos
@@ -53,27 +34,27 @@ func parseJSON(text string) (*doc, error) {
 	if p.pos != len(p.s) {
 		return nil, p.errorf("unexpected %s after the end of the JSON value", p.describeHere())
 	}
-	// Checked; now the root itself (its entries wait for open).
+	// Checked; now the root itself (its entries wait for Open).
 	p = &jsonParser{s: text, pos: start, build: true}
 	root, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
-	return &doc{format: JSON, text: text, root: root, newline: detectNewline(text)}, nil
+	return &Tree{Text: text, Root: root, Newline: detectNewline(text)}, nil
 }
 
-// open builds the entries of a lazily parsed JSON map or list. The text was
+// Open builds the entries of a lazily parsed JSON map or list. The text was
 // checked when the document was parsed, so this cannot fail.
-func (d *doc) open(n *node) {
+func (t *Tree) Open(n *Node) {
 	if !n.lazy {
 		return
 	}
 	n.lazy = false
-	p := &jsonParser{s: d.text, pos: n.start + 1, build: true}
-	isMap := n.kind == mapKind
+	p := &jsonParser{s: t.Text, pos: n.Start + 1, build: true}
+	isMap := n.Kind == Map
 	for {
 		p.skipSpace()
-		if p.pos >= n.closeAt {
+		if p.pos >= n.CloseAt {
 			return
 		}
 		if isMap {
@@ -84,13 +65,13 @@ func (d *doc) open(n *node) {
 			p.skipSpace()
 			p.pos++ // :
 			p.skipSpace()
-			n.keys = append(n.keys, key)
+			n.Keys = append(n.Keys, key)
 		}
 		v, err := p.value(0)
 		if err != nil {
 			return
 		}
-		n.children = append(n.children, v)
+		n.Children = append(n.Children, v)
 		p.skipSpace()
 		if p.pos < len(p.s) && p.s[p.pos] == ',' {
 			p.pos++
@@ -102,7 +83,7 @@ func (d *doc) open(n *node) {
 const maxDepth = 1000
 
 func (p *jsonParser) errorf(format string, args ...any) error {
-	return &syntaxError{format: JSON, offset: p.pos, msg: fmt.Sprintf(format, args...)}
+	return &SyntaxError{Msg: fmt.Sprintf(format, args...), text: p.s, offset: p.pos}
 }
 
 func (p *jsonParser) describeHere() string {
@@ -124,7 +105,7 @@ func (p *jsonParser) skipSpace() {
 	}
 }
 
-func (p *jsonParser) value(depth int) (*node, error) {
+func (p *jsonParser) value(depth int) (*Node, error) {
 	if depth > maxDepth {
 		return nil, p.errorf("nested more than %d levels deep", maxDepth)
 	}
@@ -134,9 +115,9 @@ func (p *jsonParser) value(depth int) (*node, error) {
 	switch c := p.s[p.pos]; {
 	case c == '{' || c == '[':
 		start := p.pos
-		kind := mapKind
+		kind := Map
 		if c == '[' {
-			kind = seqKind
+			kind = Seq
 		}
 		if !p.build {
 			if c == '{' {
@@ -146,7 +127,7 @@ func (p *jsonParser) value(depth int) (*node, error) {
 		}
 		// Already checked: find the end without looking inside.
 		p.pos = matchingBracket(p.s, p.pos)
-		return &node{kind: kind, start: start, end: p.pos, closeAt: p.pos - 1, flow: true, lazy: true}, nil
+		return &Node{Kind: kind, Start: start, End: p.pos, CloseAt: p.pos - 1, Flow: true, lazy: true}, nil
 	case c == '"':
 		if !p.build {
 			_, err := p.str()
@@ -160,21 +141,21 @@ func (p *jsonParser) value(depth int) (*node, error) {
 		}
 		return n, err
 	case strings.HasPrefix(p.s[p.pos:], "true"):
-		return p.literal("true", boolTag)
+		return p.literal("true", BoolTag)
 	case strings.HasPrefix(p.s[p.pos:], "false"):
-		return p.literal("false", boolTag)
+		return p.literal("false", BoolTag)
 	case strings.HasPrefix(p.s[p.pos:], "null"):
-		return p.literal("null", nullTag)
+		return p.literal("null", NullTag)
 	}
 	return nil, p.errorf("unexpected %s, expected a value", p.describeHere())
 }
 
-func (p *jsonParser) literal(word, tag string) (*node, error) {
+func (p *jsonParser) literal(word, tag string) (*Node, error) {
 	p.pos += len(word)
 	if !p.build {
 		return nil, nil
 	}
-	return &node{kind: scalarKind, start: p.pos - len(word), end: p.pos, value: word, tag: tag}, nil
+	return &Node{Kind: Scalar, Start: p.pos - len(word), End: p.pos, Value: word, Tag: tag}, nil
 }
 
 // object checks a map, entries and all.
@@ -272,7 +253,7 @@ func matchingBracket(s string, i int) int {
 	return len(s)
 }
 
-func (p *jsonParser) number() (*node, error) {
+func (p *jsonParser) number() (*Node, error) {
 	start := p.pos
 	isFloat := false
 	if p.s[p.pos] == '-' {
@@ -312,20 +293,20 @@ func (p *jsonParser) number() (*node, error) {
 	if !p.build {
 		return nil, nil
 	}
-	tag := intTag
+	tag := IntTag
 	if isFloat {
-		tag = floatTag
+		tag = FloatTag
 	}
-	return &node{kind: scalarKind, start: start, end: p.pos, value: p.s[start:p.pos], tag: tag}, nil
+	return &Node{Kind: Scalar, Start: start, End: p.pos, Value: p.s[start:p.pos], Tag: tag}, nil
 }
 
-func (p *jsonParser) stringNode() (*node, error) {
+func (p *jsonParser) stringNode() (*Node, error) {
 	start := p.pos
 	v, err := p.str()
 	if err != nil {
 		return nil, err
 	}
-	return &node{kind: scalarKind, start: start, end: p.pos, value: v, tag: strTag, style: doubleStyle}, nil
+	return &Node{Kind: Scalar, Start: start, End: p.pos, Value: v, Tag: StrTag, Style: Double}, nil
 }
 
 // str reads a quoted string and returns its decoded value.

@@ -1,4 +1,4 @@
-package embedded
+package span
 
 import (
 	"fmt"
@@ -10,34 +10,34 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// parseYAML parses the first document of text with yaml.v3 and computes the
+// ParseYAML parses the first document of text with yaml.v3 and computes the
 // byte span of every node. yaml.v3 reports where a node starts (line and
 // column, counted in characters) but not where it ends, so ends are found
-// by reading the text the way the node's style dictates. The edit is
-// verified by parsing its result again, so a span computed wrongly turns
-// into an error, never into a damaged document.
-func parseYAML(text string) (*doc, error) {
+// by reading the text the way the node's style dictates. Package embedded
+// verifies every edit by parsing its result again, so a span computed
+// wrongly turns into an error, never into a damaged document.
+func ParseYAML(text string) (*Tree, error) {
 	var dn yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &dn); err != nil {
 		return nil, yamlSyntaxError(text, err)
 	}
-	d := &doc{format: YAML, text: text, lines: lineStarts(text, true), newline: detectNewline(text)}
+	t := &Tree{Text: text, yamlBreaks: true, lines: LineStarts(text, true), Newline: detectNewline(text)}
 	if dn.Kind == 0 || len(dn.Content) == 0 {
-		return nil, &syntaxError{format: YAML, offset: 0, msg: "empty YAML document"}
+		return nil, t.errorAt(0, "empty YAML document")
 	}
-	c := &yamlConverter{d: d, byYAML: map[*yaml.Node]*node{}}
+	c := &yamlConverter{t: t, byYAML: map[*yaml.Node]*Node{}}
 	root, err := c.convert(dn.Content[0], -1, false)
 	if err != nil {
 		return nil, err
 	}
-	d.root = root
-	d.unit = c.unit
-	if d.unit <= 0 {
-		d.unit = 2
+	t.Root = root
+	t.Unit = c.unit
+	if t.Unit <= 0 {
+		t.Unit = 2
 	}
-	d.byYAML = c.byYAML
-	d.seqIndented = c.seqIndented
-	return d, nil
+	t.byYAML = c.byYAML
+	t.SeqIndented = c.seqIndented
+	return t, nil
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -46,19 +46,19 @@ func yamlSyntaxError(text string, err error) error {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		lines := lineStarts(text, true)
+		lines := LineStarts(text, true)
 		off := 0
 		if line >= 1 && line <= len(lines) {
 			off = lines[line-1]
 		}
-		return &syntaxError{format: YAML, offset: off, msg: m[2], lineOnly: true}
+		return &SyntaxError{Msg: m[2], text: text, yamlBreaks: true, offset: off, lineOnly: true}
 	}
-	return &syntaxError{format: YAML, offset: -1, msg: strings.TrimPrefix(msg, "yaml: ")}
+	return &SyntaxError{Msg: strings.TrimPrefix(msg, "yaml: "), offset: -1}
 }
 
 type yamlConverter struct {
-	d      *doc
-	byYAML map[*yaml.Node]*node
+	t      *Tree
+	byYAML map[*yaml.Node]*Node
 	// unit is the first indentation step seen between a block collection and
 	// a block collection inside it; new lines use it.
 	unit int
@@ -70,33 +70,33 @@ type yamlConverter struct {
 // offset converts yaml.v3's 1-based line and character column to a byte
 // offset.
 func (c *yamlConverter) offset(line, col int) (int, error) {
-	d := c.d
-	if line < 1 || line > len(d.lines) {
+	t := c.t
+	if line < 1 || line > len(t.lines) {
 		return 0, fmt.Errorf("position line %d is outside the text", line)
 	}
-	off := d.lines[line-1]
-	if line == 1 && strings.HasPrefix(d.text, "\uFEFF") {
+	off := t.lines[line-1]
+	if line == 1 && strings.HasPrefix(t.Text, "\uFEFF") {
 		off += len("\uFEFF") // yaml.v3 does not count a byte order mark
 	}
 	for i := 1; i < col; i++ {
-		if off >= len(d.text) {
+		if off >= len(t.Text) {
 			return 0, fmt.Errorf("position line %d column %d is outside the text", line, col)
 		}
-		_, size := utf8.DecodeRuneInString(d.text[off:])
+		_, size := utf8.DecodeRuneInString(t.Text[off:])
 		off += size
 	}
 	return off, nil
 }
 
-func (c *yamlConverter) convert(yn *yaml.Node, parentIndent int, inFlow bool) (*node, error) {
+func (c *yamlConverter) convert(yn *yaml.Node, parentIndent int, inFlow bool) (*Node, error) {
 	start, err := c.offset(yn.Line, yn.Column)
 	if err != nil {
 		return nil, err
 	}
-	n := &node{inFlow: inFlow, explicitTag: yn.Style&yaml.TaggedStyle != 0, yamlInfo: &yamlInfo{yn: yn, parentIndent: parentIndent}}
+	n := &Node{InFlow: inFlow, ExplicitTag: yn.Style&yaml.TaggedStyle != 0, YAMLInfo: &YAMLInfo{Source: yn, ParentIndent: parentIndent}}
 	c.byYAML[yn] = n
-	n.propStart = start
-	if yn.Anchor != "" || n.explicitTag {
+	n.PropStart = start
+	if yn.Anchor != "" || n.ExplicitTag {
 		if yn.Kind == yaml.ScalarNode && yn.Value == "" && yn.Style&^yaml.TaggedStyle == 0 {
 			// An empty value after its properties ("key: !t"): its place
 			// is right after them, not at the next token, which may be
@@ -106,28 +106,28 @@ func (c *yamlConverter) convert(yn *yaml.Node, parentIndent int, inFlow bool) (*
 			start = c.skipProperties(start)
 		}
 	}
-	n.start = start
+	n.Start = start
 	switch yn.Kind {
 	case yaml.AliasNode:
-		n.kind = aliasKind
-		n.end = start + 1 + len(yn.Value)
+		n.Kind = Alias
+		n.End = start + 1 + len(yn.Value)
 		return n, c.check(n, "*"+yn.Value)
 	case yaml.ScalarNode:
 		return n, c.scalar(n, yn)
 	case yaml.MappingNode:
-		n.kind = mapKind
+		n.Kind = Map
 		return n, c.collection(n, yn, parentIndent, inFlow)
 	case yaml.SequenceNode:
-		n.kind = seqKind
+		n.Kind = Seq
 		return n, c.collection(n, yn, parentIndent, inFlow)
 	}
 	return nil, fmt.Errorf("unexpected YAML node kind %d", yn.Kind)
 }
 
 // check confirms that the text at n's span reads want.
-func (c *yamlConverter) check(n *node, want string) error {
-	if n.end > len(c.d.text) || c.d.text[n.start:n.end] != want {
-		return &syntaxError{format: YAML, offset: n.start, msg: fmt.Sprintf("cannot locate %q in the text", want)}
+func (c *yamlConverter) check(n *Node, want string) error {
+	if n.End > len(c.t.Text) || c.t.Text[n.Start:n.End] != want {
+		return c.t.errorAt(n.Start, fmt.Sprintf("cannot locate %q in the text", want))
 	}
 	return nil
 }
@@ -135,12 +135,12 @@ func (c *yamlConverter) check(n *node, want string) error {
 // skipProperties moves past an anchor (&a) and a tag (!t) before a value,
 // and past the spaces, line breaks and comments after them.
 func (c *yamlConverter) skipProperties(i int) int {
-	t := c.d.text
+	t := c.t.Text
 	for i < len(t) && (t[i] == '&' || t[i] == '!') {
-		for i < len(t) && !isYAMLSpace(t[i]) && !strings.ContainsRune(",[]{}", rune(t[i])) {
+		for i < len(t) && !IsSpace(t[i]) && !strings.ContainsRune(",[]{}", rune(t[i])) {
 			i++
 		}
-		i = skipSpaceAndComments(t, i)
+		i = SkipSpaceAndComments(t, i)
 	}
 	return i
 }
@@ -148,10 +148,10 @@ func (c *yamlConverter) skipProperties(i int) int {
 // skipPropertyTokens moves past the anchor and tag before a value and the
 // spaces between them, staying on their line.
 func (c *yamlConverter) skipPropertyTokens(i int) int {
-	t := c.d.text
+	t := c.t.Text
 	end := i
 	for i < len(t) && (t[i] == '&' || t[i] == '!') {
-		for i < len(t) && !isYAMLSpace(t[i]) && !strings.ContainsRune(",[]{}", rune(t[i])) {
+		for i < len(t) && !IsSpace(t[i]) && !strings.ContainsRune(",[]{}", rune(t[i])) {
 			i++
 		}
 		end = i
@@ -162,64 +162,45 @@ func (c *yamlConverter) skipPropertyTokens(i int) int {
 	return end
 }
 
-func isYAMLSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
-
-// skipSpaceAndComments moves past spaces, tabs, line breaks and comments.
-func skipSpaceAndComments(t string, i int) int {
-	for i < len(t) {
-		switch {
-		case isYAMLSpace(t[i]):
-			i++
-		case t[i] == '#':
-			for i < len(t) && t[i] != '\n' && t[i] != '\r' {
-				i++
-			}
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-func (c *yamlConverter) scalar(n *node, yn *yaml.Node) error {
-	n.kind = scalarKind
-	n.value = yn.Value
-	n.tag = yn.ShortTag()
-	t := c.d.text
+func (c *yamlConverter) scalar(n *Node, yn *yaml.Node) error {
+	n.Kind = Scalar
+	n.Value = yn.Value
+	n.Tag = yn.ShortTag()
+	t := c.t.Text
 	switch {
 	case yn.Style&yaml.DoubleQuotedStyle != 0:
-		n.style = doubleStyle
-		end, ok := quotedEnd(t, n.start, '"')
+		n.Style = Double
+		end, ok := quotedEnd(t, n.Start, '"')
 		if !ok {
-			return &syntaxError{format: YAML, offset: n.start, msg: "cannot find the end of a double-quoted string"}
+			return c.t.errorAt(n.Start, "cannot find the end of a double-quoted string")
 		}
-		n.end = end
+		n.End = end
 	case yn.Style&yaml.SingleQuotedStyle != 0:
-		n.style = singleStyle
-		end, ok := quotedEnd(t, n.start, '\'')
+		n.Style = Single
+		end, ok := quotedEnd(t, n.Start, '\'')
 		if !ok {
-			return &syntaxError{format: YAML, offset: n.start, msg: "cannot find the end of a single-quoted string"}
+			return c.t.errorAt(n.Start, "cannot find the end of a single-quoted string")
 		}
-		n.end = end
+		n.End = end
 	case yn.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		n.style = literalStyle
+		n.Style = Literal
 		if yn.Style&yaml.FoldedStyle != 0 {
-			n.style = foldedStyle
+			n.Style = Folded
 		}
 		return c.blockScalar(n)
 	default:
-		n.style = plainStyle
+		n.Style = Plain
 		if yn.Value == "" {
 			// An empty value ("key:" or "- "): yaml.v3 places it where the
 			// next token starts or the previous one ended; nothing to span.
-			n.end = n.start
+			n.End = n.Start
 			return nil
 		}
-		end, ok := plainEnd(t, n.start, yn.Value)
+		end, ok := plainEnd(t, n.Start, yn.Value)
 		if !ok {
-			return &syntaxError{format: YAML, offset: n.start, msg: "cannot locate a plain value in the text"}
+			return c.t.errorAt(n.Start, "cannot locate a plain value in the text")
 		}
-		n.end = end
+		n.End = end
 	}
 	return nil
 }
@@ -251,14 +232,14 @@ func quotedEnd(t string, i int, q byte) (int, bool) {
 func plainEnd(t string, i int, value string) (int, bool) {
 	v := 0
 	for v < len(value) {
-		if isYAMLSpace(value[v]) {
-			for v < len(value) && isYAMLSpace(value[v]) {
+		if IsSpace(value[v]) {
+			for v < len(value) && IsSpace(value[v]) {
 				v++
 			}
-			if i >= len(t) || !isYAMLSpace(t[i]) {
+			if i >= len(t) || !IsSpace(t[i]) {
 				return 0, false
 			}
-			for i < len(t) && isYAMLSpace(t[i]) {
+			for i < len(t) && IsSpace(t[i]) {
 				i++
 			}
 			continue
@@ -274,11 +255,11 @@ func plainEnd(t string, i int, value string) (int, bool) {
 
 // blockScalar spans a literal (|) or folded (>) scalar: from its indicator
 // to the end of its last non-blank content line.
-func (c *yamlConverter) blockScalar(n *node) error {
-	t := c.d.text
-	i := n.start
+func (c *yamlConverter) blockScalar(n *Node) error {
+	t := c.t.Text
+	i := n.Start
 	if i >= len(t) || (t[i] != '|' && t[i] != '>') {
-		return &syntaxError{format: YAML, offset: n.start, msg: "cannot find a block scalar indicator"}
+		return c.t.errorAt(n.Start, "cannot find a block scalar indicator")
 	}
 	i++
 	indicator := 0
@@ -288,22 +269,22 @@ func (c *yamlConverter) blockScalar(n *node) error {
 		}
 		i++
 	}
-	n.headerEnd = i
+	n.HeaderEnd = i
 	// The rest of the header line (spaces, a comment) is not content.
 	for i < len(t) && t[i] != '\n' && t[i] != '\r' {
 		i++
 	}
-	n.headerRest = t[n.headerEnd:i]
-	n.end = n.headerEnd
+	n.HeaderRest = t[n.HeaderEnd:i]
+	n.End = n.HeaderEnd
 	contentIndent := -1
 	if indicator > 0 {
-		contentIndent = max(n.parentIndent, 0) + indicator
+		contentIndent = max(n.ParentIndent, 0) + indicator
 	}
-	lines := c.d.lines
-	line := c.d.lineOf(i) + 1
+	lines := c.t.lines
+	line := c.t.LineOf(i) + 1
 	for ; line < len(lines); line++ {
 		ls := lines[line]
-		le := lineEnd(t, ls)
+		le := LineEnd(t, ls)
 		indent := 0
 		for ls+indent < le && t[ls+indent] == ' ' {
 			indent++
@@ -313,7 +294,7 @@ func (c *yamlConverter) blockScalar(n *node) error {
 			continue
 		}
 		if contentIndent < 0 {
-			if indent <= n.parentIndent {
+			if indent <= n.ParentIndent {
 				break
 			}
 			contentIndent = indent
@@ -321,42 +302,31 @@ func (c *yamlConverter) blockScalar(n *node) error {
 		if indent < contentIndent {
 			break
 		}
-		n.end = le
+		n.End = le
 	}
 	if contentIndent < 0 {
-		contentIndent = max(n.parentIndent, 0) + 1
+		contentIndent = max(n.ParentIndent, 0) + 1
 	}
-	n.blockIndent = contentIndent
+	n.BlockIndent = contentIndent
 	return nil
 }
 
-// lineEnd returns the offset of the line break ending the line that starts
-// at ls (or the end of the text).
-func lineEnd(t string, ls int) int {
-	for i := ls; i < len(t); i++ {
-		if t[i] == '\n' || t[i] == '\r' {
-			return i
-		}
-	}
-	return len(t)
-}
-
-func (c *yamlConverter) collection(n *node, yn *yaml.Node, parentIndent int, inFlow bool) error {
-	t := c.d.text
-	n.flow = yn.Style&yaml.FlowStyle != 0 || inFlow
-	if n.flow {
+func (c *yamlConverter) collection(n *Node, yn *yaml.Node, parentIndent int, inFlow bool) error {
+	t := c.t.Text
+	n.Flow = yn.Style&yaml.FlowStyle != 0 || inFlow
+	if n.Flow {
 		open := byte('{')
-		if n.kind == seqKind {
+		if n.Kind == Seq {
 			open = '['
 		}
-		if n.start >= len(t) || t[n.start] != open {
-			return &syntaxError{format: YAML, offset: n.start, msg: fmt.Sprintf("cannot find the opening %q of a flow collection", open)}
+		if n.Start >= len(t) || t[n.Start] != open {
+			return c.t.errorAt(n.Start, fmt.Sprintf("cannot find the opening %q of a flow collection", open))
 		}
 	}
 	childIndent := parentIndent
-	if !n.flow {
-		col := n.start - c.d.lines[c.d.lineOf(n.start)]
-		if n.kind == mapKind && len(yn.Content) > 0 {
+	if !n.Flow {
+		col := n.Start - c.t.lines[c.t.LineOf(n.Start)]
+		if n.Kind == Map && len(yn.Content) > 0 {
 			// A mapping's position may be that of its anchor; its first key
 			// tells where its entries really are.
 			kp, err := c.offset(yn.Content[0].Line, yn.Content[0].Column)
@@ -364,59 +334,59 @@ func (c *yamlConverter) collection(n *node, yn *yaml.Node, parentIndent int, inF
 				return err
 			}
 			// An explicit first key ("? key") starts the entry at the "?".
-			ls := c.d.lines[c.d.lineOf(kp)]
+			ls := c.t.lines[c.t.LineOf(kp)]
 			if strings.TrimSpace(t[ls:kp]) == "?" {
 				kp = ls + strings.IndexByte(t[ls:kp], '?')
 			}
-			n.start = kp
+			n.Start = kp
 			col = kp - ls
 		}
-		n.col = col
+		n.Col = col
 		childIndent = col
 		if parentIndent >= 0 && col > parentIndent && c.unit == 0 {
 			c.unit = col - parentIndent
 		}
 	}
 	for i, cy := range yn.Content {
-		child, err := c.convert(cy, childIndent, n.flow)
+		child, err := c.convert(cy, childIndent, n.Flow)
 		if err != nil {
 			return err
 		}
-		if n.kind == mapKind && i%2 == 0 {
-			n.keys = append(n.keys, child)
+		if n.Kind == Map && i%2 == 0 {
+			n.Keys = append(n.Keys, child)
 			continue
 		}
-		if n.kind == mapKind && child.kind == seqKind && !child.flow && c.seqIndented == 0 {
-			if child.col > n.col {
+		if n.Kind == Map && child.Kind == Seq && !child.Flow && c.seqIndented == 0 {
+			if child.Col > n.Col {
 				c.seqIndented = 1
 			} else {
 				c.seqIndented = -1
 			}
 		}
-		n.children = append(n.children, child)
+		n.Children = append(n.Children, child)
 	}
-	if !n.flow {
-		n.end = n.start
-		if k := len(n.children); k > 0 {
-			n.end = max(n.children[k-1].end, n.start)
+	if !n.Flow {
+		n.End = n.Start
+		if k := len(n.Children); k > 0 {
+			n.End = max(n.Children[k-1].End, n.Start)
 		}
 		return nil
 	}
 	// Flow: the closing bracket follows the last entry, after spaces,
 	// comments and maybe a trailing comma.
-	i := n.start + 1
-	if k := len(n.children); k > 0 {
-		i = n.children[k-1].end
-		if n.kind == mapKind && n.keys[k-1].end > i {
-			i = n.keys[k-1].end
+	i := n.Start + 1
+	if k := len(n.Children); k > 0 {
+		i = n.Children[k-1].End
+		if n.Kind == Map && n.Keys[k-1].End > i {
+			i = n.Keys[k-1].End
 		}
 	}
 	closer := byte('}')
-	if n.kind == seqKind {
+	if n.Kind == Seq {
 		closer = ']'
 	}
 	for {
-		i = skipSpaceAndComments(t, i)
+		i = SkipSpaceAndComments(t, i)
 		if i < len(t) && t[i] == ',' {
 			i++
 			continue
@@ -424,9 +394,9 @@ func (c *yamlConverter) collection(n *node, yn *yaml.Node, parentIndent int, inF
 		break
 	}
 	if i >= len(t) || t[i] != closer {
-		return &syntaxError{format: YAML, offset: n.start, msg: fmt.Sprintf("cannot find the closing %q of a flow collection", closer)}
+		return c.t.errorAt(n.Start, fmt.Sprintf("cannot find the closing %q of a flow collection", closer))
 	}
-	n.closeAt = i
-	n.end = i + 1
+	n.CloseAt = i
+	n.End = i + 1
 	return nil
 }

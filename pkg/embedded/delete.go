@@ -155,32 +155,86 @@ func isCommentLine(t string, ls int) bool {
 	return strings.HasPrefix(strings.TrimLeft(t[ls:span.LineEnd(t, ls)], " \t"), "#")
 }
 
-// SetText writes value, the text of a JSON value, byte for byte at every
-// place the path leads to inside a JSON document: a caller that holds the
-// value as someone wrote it (an overlay's [1, 2]) keeps their spelling and
-// spacing, and the value's own types (a string "1" stays a string where a
-// number was). Options.Create may add the last key or element, but not
-// maps or lists on the way.
-func SetText(text string, path fieldpath.Path, opts Options, value string) (string, error) {
-	return Edit(text, opts, Change{Path: path, Text: value})
+// entryStart is where entry i of a map or list begins: its key, or the
+// element.
+func entryStart(n *span.Node, i int) int {
+	if n.Kind == span.Map {
+		return n.Keys[i].Start
+	}
+	return n.Children[i].Start
 }
 
-// GetText returns the source text of the values the path leads to, as Get
-// finds them: a value's own bytes, without a YAML anchor, tag or comment.
-func GetText(text string, path fieldpath.Path, opts Options) ([]string, error) {
-	return gather(text, path, opts, GetText, func(d *doc, n *span.Node) string { return d.Text[n.Start:n.End] })
+// entryEnd is where entry i of a map or list ends: its value, or its key
+// when the value is empty.
+func entryEnd(n *span.Node, i int) int {
+	end := n.Children[i].End
+	if n.Kind == span.Map && (n.Keys[i].End > end || n.Children[i].End == n.Children[i].Start) {
+		end = n.Keys[i].End
+	}
+	return end
 }
 
-// Check reports whether text is a document of format f as this package
-// reads it: for JSON, strict RFC 8259 JSON with valid UTF-8 in its
-// strings, nested at most 1000 levels below the top. A caller that must tell a value
-// it cannot edit from one it can asks first.
-func Check(text string, f Format) error {
-	if f != JSON {
-		f = YAML
+// gapComments copies, from the text between two entries of a YAML flow
+// collection (white space, a comma, maybe the "?" or ":" of an empty key,
+// and comments), the white space and the comments. found says whether
+// there was a comment: a comment is the user's, and deleting an entry takes
+// only the entry and its separator (the package comment of Delete), never
+// the comments around them.
+func (d *doc) gapComments(from, to int) (text string, found bool) {
+	if d.format != YAML {
+		return "", false
 	}
-	if _, err := parseAs(text, f); err != nil {
-		return syntaxMessage(err, f, nil, false)
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		switch c := d.Text[i]; {
+		case c == '#':
+			end := min(span.LineEnd(d.Text, i), to)
+			b.WriteString(d.Text[i:end])
+			i = end - 1
+			found = true
+		case span.IsSpace(c):
+			b.WriteByte(c)
+		}
 	}
-	return nil
+	return b.String(), found
+}
+
+// emptyMap is the edit that writes the map at p as {}. A YAML flow map
+// keeps the comments between its entries (emptiedFlowMap).
+func (d *doc) emptyMap(p place) (edit, error) {
+	n := p.n
+	if d.format == JSON || n.Flow {
+		if text, ok := d.emptiedFlowMap(n); ok {
+			return edit{start: n.Start, end: n.End, text: text}, nil
+		}
+		return edit{start: n.Start, end: n.End, text: "{}"}, nil
+	}
+	if n.Source.Anchor != "" || n.ExplicitTag {
+		return edit{}, fmt.Errorf("cannot empty a map that has an anchor or a tag")
+	}
+	return d.slotEdit(p, " {}", " {}", "{}")
+}
+
+// emptiedFlowMap is the text of a YAML flow map that loses every entry,
+// when comments lie between its entries ({"a": 1 # why\n}): the braces,
+// the white space and the comments stay ({ # why\n}); the entries and the
+// commas go. ok is false when there is no such comment, and the map is
+// written {}.
+func (d *doc) emptiedFlowMap(n *span.Node) (text string, ok bool) {
+	if d.format != YAML || d.Text[n.Start] != '{' || n.CloseAt <= n.Start || d.Text[n.CloseAt] != '}' {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	from := n.Start + 1
+	for i := range n.Children {
+		s, found := d.gapComments(from, d.flowEntryStart(n, i))
+		b.WriteString(s)
+		ok = ok || found
+		from = d.flowEntryEnd(n, i)
+	}
+	s, found := d.gapComments(from, n.CloseAt)
+	b.WriteString(s)
+	b.WriteByte('}')
+	return b.String(), ok || found
 }

@@ -145,6 +145,18 @@ func (v *verifier) compareEntries(o, n *span.Node, addr string, c check) error {
 	return nil
 }
 
+// compareMoved compares a value that moved from one address to another;
+// nothing below it was edited.
+func (v *verifier) compareMoved(o, n *span.Node, oldAddr, newAddr string) error {
+	if !v.onPath[oldAddr] {
+		if !v.same(o, n) {
+			return fmt.Errorf("the %s at %s changed", o.Kind, where(newAddr))
+		}
+		return nil
+	}
+	return v.compare(o, n, oldAddr)
+}
+
 func where(addr string) string {
 	if addr == "" {
 		return "the top"
@@ -193,14 +205,64 @@ func (v *verifier) matchesWant(n *span.Node, want *yaml.Node) bool {
 
 func isNumberTag(t string) bool { return t == span.IntTag || t == span.FloatTag }
 
-// compareMoved compares a value that moved from one address to another;
-// nothing below it was edited.
-func (v *verifier) compareMoved(o, n *span.Node, oldAddr, newAddr string) error {
-	if !v.onPath[oldAddr] {
-		if !v.same(o, n) {
-			return fmt.Errorf("the %s at %s changed", o.Kind, where(newAddr))
-		}
-		return nil
+// check is what verify expects to find after an edit at one address: the
+// value written there, or the entries the map or list there lost and
+// gained.
+type check struct {
+	want *yaml.Node // as it must read back
+	// gone: the indexes of the entries deleted; added: the entries
+	// appended, in order.
+	gone  map[int]bool
+	added []addedCheck
+}
+
+// addedCheck is an entry added to a map or list, as it must read back.
+type addedCheck struct {
+	key  string
+	want *yaml.Node
+}
+
+// entries reports whether the check is of entries lost and gained rather
+// than of a value written.
+func (c check) entries() bool { return len(c.gone) > 0 || len(c.added) > 0 }
+
+// readBack is what reading a rendered new structure gives.
+func readBack(f Format, v *yaml.Node) *yaml.Node {
+	if v.Kind == yaml.AliasNode && v.Alias != nil {
+		v = v.Alias
 	}
-	return v.compare(o, n, oldAddr)
+	switch v.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		out := &yaml.Node{Kind: v.Kind}
+		for _, c := range v.Content {
+			out.Content = append(out.Content, readBack(f, c))
+		}
+		return out
+	}
+	tag := scalarTag(nil, v)
+	if f == JSON {
+		return jsonReadBack(tag, v.Value)
+	}
+	written := yamlScalar(tag, v.Value, nil, false, "\n")
+	return yamlReadBack(tag, v.Value, written)
+}
+
+// jsonReadBack is the scalar a JSON parser reads from what jsonScalar wrote.
+func jsonReadBack(tag, value string) *yaml.Node {
+	text := value
+	switch tag {
+	case span.BoolTag:
+		text = jsonScalar(tag, value)
+	case span.NullTag:
+		text = "null"
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text}
+}
+
+// yamlReadBack is the scalar yaml.v3 reads from what yamlScalar wrote.
+func yamlReadBack(tag, value, written string) *yaml.Node {
+	if tag == span.NullTag {
+		value = written
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
 }

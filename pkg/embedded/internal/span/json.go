@@ -105,6 +105,8 @@ func (p *jsonParser) skipSpace() {
 	}
 }
 
+// value reads the value at p.pos: checks it (and returns nil) while
+// checking the text, or builds its node.
 func (p *jsonParser) value(depth int) (*Node, error) {
 	if depth > maxDepth {
 		return nil, p.errorf("nested more than %d levels deep", maxDepth)
@@ -114,20 +116,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 	}
 	switch c := p.s[p.pos]; {
 	case c == '{' || c == '[':
-		start := p.pos
-		kind := Map
-		if c == '[' {
-			kind = Seq
-		}
-		if !p.build {
-			if c == '{' {
-				return nil, p.object(depth)
-			}
-			return nil, p.array(depth)
-		}
-		// Already checked: find the end without looking inside.
-		p.pos = matchingBracket(p.s, p.pos)
-		return &Node{Kind: kind, Start: start, End: p.pos, CloseAt: p.pos - 1, Flow: true, lazy: true}, nil
+		return p.container(depth)
 	case c == '"':
 		if !p.build {
 			_, err := p.str()
@@ -135,17 +124,39 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 		}
 		return p.stringNode()
 	case c == '-' || (c >= '0' && c <= '9'):
-		n, err := p.number()
-		if !p.build {
-			return nil, err
+		return p.number()
+	}
+	return p.word()
+}
+
+// container checks a map or list, or, once checked, builds its node
+// without looking inside (Tree.Open does that when a path goes through).
+func (p *jsonParser) container(depth int) (*Node, error) {
+	start := p.pos
+	isMap := p.s[start] == '{'
+	if !p.build {
+		if isMap {
+			return nil, p.object(depth)
 		}
-		return n, err
-	case strings.HasPrefix(p.s[p.pos:], "true"):
-		return p.literal("true", BoolTag)
-	case strings.HasPrefix(p.s[p.pos:], "false"):
-		return p.literal("false", BoolTag)
-	case strings.HasPrefix(p.s[p.pos:], "null"):
-		return p.literal("null", NullTag)
+		return nil, p.array(depth)
+	}
+	kind := Map
+	if !isMap {
+		kind = Seq
+	}
+	p.pos = matchingBracket(p.s, p.pos)
+	return &Node{Kind: kind, Start: start, End: p.pos, CloseAt: p.pos - 1, Flow: true, lazy: true}, nil
+}
+
+// jsonWords are the literal names JSON has.
+var jsonWords = []struct{ text, tag string }{{"true", BoolTag}, {"false", BoolTag}, {"null", NullTag}}
+
+// word reads true, false or null.
+func (p *jsonParser) word() (*Node, error) {
+	for _, w := range jsonWords {
+		if strings.HasPrefix(p.s[p.pos:], w.text) {
+			return p.literal(w.text, w.tag)
+		}
 	}
 	return nil, p.errorf("unexpected %s, expected a value", p.describeHere())
 }
@@ -253,51 +264,61 @@ func matchingBracket(s string, i int) int {
 	return len(s)
 }
 
+// number reads a number in JSON's grammar: an integer part, then maybe a
+// fraction and an exponent, either of which makes it a float.
 func (p *jsonParser) number() (*Node, error) {
 	start := p.pos
-	isFloat := false
 	if p.s[p.pos] == '-' {
 		p.pos++
 	}
-	digits := func() int {
-		n := 0
-		for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
-			p.pos++
-			n++
-		}
-		return n
-	}
-	switch {
-	case p.pos < len(p.s) && p.s[p.pos] == '0':
-		p.pos++
-	case digits() == 0:
+	if p.at('0') {
+		p.pos++ // no other digit may follow a leading 0
+	} else if p.digits() == 0 {
 		return nil, p.errorf("invalid number: expected a digit")
 	}
-	if p.pos < len(p.s) && p.s[p.pos] == '.' {
-		isFloat = true
-		p.pos++
-		if digits() == 0 {
-			return nil, p.errorf("invalid number: expected a digit after '.'")
-		}
+	frac, err := p.part(".", "", "after '.'")
+	if err != nil {
+		return nil, err
 	}
-	if p.pos < len(p.s) && (p.s[p.pos] == 'e' || p.s[p.pos] == 'E') {
-		isFloat = true
-		p.pos++
-		if p.pos < len(p.s) && (p.s[p.pos] == '+' || p.s[p.pos] == '-') {
-			p.pos++
-		}
-		if digits() == 0 {
-			return nil, p.errorf("invalid number: expected a digit in the exponent")
-		}
-	}
-	if !p.build {
-		return nil, nil
+	exp, err := p.part("eE", "+-", "in the exponent")
+	if err != nil || !p.build {
+		return nil, err
 	}
 	tag := IntTag
-	if isFloat {
+	if frac || exp {
 		tag = FloatTag
 	}
 	return &Node{Kind: Scalar, Start: start, End: p.pos, Value: p.s[start:p.pos], Tag: tag}, nil
+}
+
+// part reads the fraction or the exponent of a number, if there is one: a
+// character of marks, maybe one of signs, and digits, which must be there
+// (where says where, for the message).
+func (p *jsonParser) part(marks, signs, where string) (bool, error) {
+	if p.pos >= len(p.s) || !strings.ContainsRune(marks, rune(p.s[p.pos])) {
+		return false, nil
+	}
+	p.pos++
+	if p.pos < len(p.s) && strings.ContainsRune(signs, rune(p.s[p.pos])) {
+		p.pos++
+	}
+	if p.digits() == 0 {
+		return false, p.errorf("invalid number: expected a digit %s", where)
+	}
+	return true, nil
+}
+
+// at reports whether the byte at p.pos is c.
+func (p *jsonParser) at(c byte) bool { return p.pos < len(p.s) && p.s[p.pos] == c }
+
+// digits moves past decimal digits and returns how many there were.
+func (p *jsonParser) digits() int {
+	n := 0
+	for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
+		p.pos++
+		n++
+	}
+	return n
 }
 
 func (p *jsonParser) stringNode() (*Node, error) {

@@ -45,27 +45,38 @@ func (t *Tree) LineOf(off int) int {
 func LineStarts(text string, yamlBreaks bool) []int {
 	starts := []int{0}
 	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
+		if c := text[i]; c > '\r' && c < 0xC2 {
+			continue // the bytes of most text, which break no line
+		}
+		if n := breakLen(text[i:], yamlBreaks); n > 0 {
+			i += n - 1
 			starts = append(starts, i+1)
-		case '\r':
-			if i+1 < len(text) && text[i+1] == '\n' {
-				i++
-			}
-			starts = append(starts, i+1)
-		case 0xC2:
-			if yamlBreaks && i+1 < len(text) && text[i+1] == 0x85 {
-				i++
-				starts = append(starts, i+1)
-			}
-		case 0xE2:
-			if yamlBreaks && i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xA8 || text[i+2] == 0xA9) {
-				i += 2
-				starts = append(starts, i+1)
-			}
 		}
 	}
 	return starts
+}
+
+// breakLen returns the length of the line break that starts s, 0 when
+// none does.
+func breakLen(s string, yamlBreaks bool) int {
+	switch s[0] {
+	case '\n':
+		return 1
+	case '\r':
+		if strings.HasPrefix(s, "\r\n") {
+			return 2
+		}
+		return 1
+	case 0xC2:
+		if yamlBreaks && strings.HasPrefix(s, "\u0085") {
+			return 2
+		}
+	case 0xE2:
+		if yamlBreaks && (strings.HasPrefix(s, "\u2028") || strings.HasPrefix(s, "\u2029")) {
+			return 3
+		}
+	}
+	return 0
 }
 
 // LineEnd returns the offset of the line break ending the line that starts

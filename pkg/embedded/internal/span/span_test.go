@@ -177,3 +177,18 @@ func ExampleParseJSON() {
 	fmt.Printf("%s %s at [%d, %d): %s\n", v.Kind, v.Tag, v.Start, v.End, text[v.Start:v.End])
 	// Output: scalar !!int at [9, 13): 8080
 }
+
+func TestLineStarts(t *testing.T) {
+	text := "a\rb\r\nc\nd\u0085e\u2028f\u2029g\u2027h\xc2"
+	for _, tc := range []struct {
+		yaml bool
+		want []int
+	}{
+		{false, []int{0, 2, 5, 7}},
+		{true, []int{0, 2, 5, 7, 10, 14, 18}},
+	} {
+		if got := LineStarts(text, tc.yaml); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("LineStarts(%q, %v) = %v, want %v", text, tc.yaml, got, tc.want)
+		}
+	}
+}

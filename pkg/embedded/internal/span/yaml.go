@@ -256,42 +256,53 @@ func plainEnd(t string, i int, value string) (int, bool) {
 // blockScalar spans a literal (|) or folded (>) scalar: from its indicator
 // to the end of its last non-blank content line.
 func (c *yamlConverter) blockScalar(n *Node) error {
-	t := c.t.Text
-	i := n.Start
-	if i >= len(t) || (t[i] != '|' && t[i] != '>') {
-		return c.t.errorAt(n.Start, "cannot find a block scalar indicator")
+	indicator, lineEnd, err := c.blockHeader(n)
+	if err != nil {
+		return err
 	}
-	i++
-	indicator := 0
-	for i < len(t) && (t[i] == '+' || t[i] == '-' || (t[i] >= '1' && t[i] <= '9')) {
-		if t[i] >= '1' && t[i] <= '9' {
-			indicator = int(t[i] - '0')
-		}
-		i++
-	}
-	n.HeaderEnd = i
-	// The rest of the header line (spaces, a comment) is not content.
-	for i < len(t) && t[i] != '\n' && t[i] != '\r' {
-		i++
-	}
-	n.HeaderRest = t[n.HeaderEnd:i]
-	n.End = n.HeaderEnd
 	contentIndent := -1
 	if indicator > 0 {
 		contentIndent = max(n.ParentIndent, 0) + indicator
 	}
-	lines := c.t.lines
-	line := c.t.LineOf(i) + 1
-	for ; line < len(lines); line++ {
+	n.End = n.HeaderEnd
+	n.BlockIndent = c.blockContent(n, c.t.LineOf(lineEnd)+1, contentIndent)
+	return nil
+}
+
+// blockHeader reads a block scalar's header line: the indicator (| or >),
+// chomping and the indentation indicator, which it returns (0 when there
+// is none), then the rest of the line (spaces, a comment), which is not
+// content. end is where the line ends.
+func (c *yamlConverter) blockHeader(n *Node) (indicator, end int, err error) {
+	t := c.t.Text
+	i := n.Start
+	if i >= len(t) || (t[i] != '|' && t[i] != '>') {
+		return 0, 0, c.t.errorAt(n.Start, "cannot find a block scalar indicator")
+	}
+	for i++; i < len(t) && (t[i] == '+' || t[i] == '-' || (t[i] >= '1' && t[i] <= '9')); i++ {
+		if t[i] >= '1' && t[i] <= '9' {
+			indicator = int(t[i] - '0')
+		}
+	}
+	n.HeaderEnd = i
+	end = LineEnd(t, i)
+	n.HeaderRest = t[n.HeaderEnd:end]
+	return indicator, end, nil
+}
+
+// blockContent extends a block scalar over its content lines, from line
+// first on, and returns their indentation: contentIndent when the header
+// gave it (> 0), else that of the first line with text. A line with text
+// indented less ends the content; blank lines do not, but they are only
+// the content's when text follows them.
+func (c *yamlConverter) blockContent(n *Node, first, contentIndent int) int {
+	t, lines := c.t.Text, c.t.lines
+	for line := first; line < len(lines); line++ {
 		ls := lines[line]
 		le := LineEnd(t, ls)
-		indent := 0
-		for ls+indent < le && t[ls+indent] == ' ' {
-			indent++
-		}
-		blank := ls+indent == le
-		if blank {
-			continue
+		indent := leadingSpaces(t[ls:le])
+		if ls+indent == le {
+			continue // blank
 		}
 		if contentIndent < 0 {
 			if indent <= n.ParentIndent {
@@ -307,73 +318,64 @@ func (c *yamlConverter) blockScalar(n *Node) error {
 	if contentIndent < 0 {
 		contentIndent = max(n.ParentIndent, 0) + 1
 	}
-	n.BlockIndent = contentIndent
+	return contentIndent
+}
+
+// leadingSpaces counts the spaces that start line.
+func leadingSpaces(line string) int {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// collection spans a map or list and converts its entries.
+func (c *yamlConverter) collection(n *Node, yn *yaml.Node, parentIndent int, inFlow bool) error {
+	n.Flow = yn.Style&yaml.FlowStyle != 0 || inFlow
+	if n.Flow {
+		if err := c.flowOpen(n); err != nil {
+			return err
+		}
+		if err := c.entries(n, yn, parentIndent); err != nil {
+			return err
+		}
+		return c.flowClose(n)
+	}
+	if err := c.blockStart(n, yn, parentIndent); err != nil {
+		return err
+	}
+	if err := c.entries(n, yn, n.Col); err != nil {
+		return err
+	}
+	n.End = n.Start
+	if k := len(n.Children); k > 0 {
+		n.End = max(n.Children[k-1].End, n.Start)
+	}
 	return nil
 }
 
-func (c *yamlConverter) collection(n *Node, yn *yaml.Node, parentIndent int, inFlow bool) error {
+// brackets returns the brackets of a flow collection of kind k.
+func brackets(k Kind) (open, close byte) {
+	if k == Seq {
+		return '[', ']'
+	}
+	return '{', '}'
+}
+
+// flowOpen confirms that a flow collection starts at its bracket.
+func (c *yamlConverter) flowOpen(n *Node) error {
+	open, _ := brackets(n.Kind)
+	if n.Start >= len(c.t.Text) || c.t.Text[n.Start] != open {
+		return c.t.errorAt(n.Start, fmt.Sprintf("cannot find the opening %q of a flow collection", open))
+	}
+	return nil
+}
+
+// flowClose finds the closing bracket of a flow collection: it follows the
+// last entry, after spaces, comments and maybe a trailing comma.
+func (c *yamlConverter) flowClose(n *Node) error {
 	t := c.t.Text
-	n.Flow = yn.Style&yaml.FlowStyle != 0 || inFlow
-	if n.Flow {
-		open := byte('{')
-		if n.Kind == Seq {
-			open = '['
-		}
-		if n.Start >= len(t) || t[n.Start] != open {
-			return c.t.errorAt(n.Start, fmt.Sprintf("cannot find the opening %q of a flow collection", open))
-		}
-	}
-	childIndent := parentIndent
-	if !n.Flow {
-		col := n.Start - c.t.lines[c.t.LineOf(n.Start)]
-		if n.Kind == Map && len(yn.Content) > 0 {
-			// A mapping's position may be that of its anchor; its first key
-			// tells where its entries really are.
-			kp, err := c.offset(yn.Content[0].Line, yn.Content[0].Column)
-			if err != nil {
-				return err
-			}
-			// An explicit first key ("? key") starts the entry at the "?".
-			ls := c.t.lines[c.t.LineOf(kp)]
-			if strings.TrimSpace(t[ls:kp]) == "?" {
-				kp = ls + strings.IndexByte(t[ls:kp], '?')
-			}
-			n.Start = kp
-			col = kp - ls
-		}
-		n.Col = col
-		childIndent = col
-		if parentIndent >= 0 && col > parentIndent && c.unit == 0 {
-			c.unit = col - parentIndent
-		}
-	}
-	for i, cy := range yn.Content {
-		child, err := c.convert(cy, childIndent, n.Flow)
-		if err != nil {
-			return err
-		}
-		if n.Kind == Map && i%2 == 0 {
-			n.Keys = append(n.Keys, child)
-			continue
-		}
-		if n.Kind == Map && child.Kind == Seq && !child.Flow && c.seqIndented == 0 {
-			if child.Col > n.Col {
-				c.seqIndented = 1
-			} else {
-				c.seqIndented = -1
-			}
-		}
-		n.Children = append(n.Children, child)
-	}
-	if !n.Flow {
-		n.End = n.Start
-		if k := len(n.Children); k > 0 {
-			n.End = max(n.Children[k-1].End, n.Start)
-		}
-		return nil
-	}
-	// Flow: the closing bracket follows the last entry, after spaces,
-	// comments and maybe a trailing comma.
 	i := n.Start + 1
 	if k := len(n.Children); k > 0 {
 		i = n.Children[k-1].End
@@ -381,22 +383,81 @@ func (c *yamlConverter) collection(n *Node, yn *yaml.Node, parentIndent int, inF
 			i = n.Keys[k-1].End
 		}
 	}
-	closer := byte('}')
-	if n.Kind == Seq {
-		closer = ']'
+	for i = SkipSpaceAndComments(t, i); i < len(t) && t[i] == ','; {
+		i = SkipSpaceAndComments(t, i+1)
 	}
-	for {
-		i = SkipSpaceAndComments(t, i)
-		if i < len(t) && t[i] == ',' {
-			i++
-			continue
-		}
-		break
-	}
+	_, closer := brackets(n.Kind)
 	if i >= len(t) || t[i] != closer {
 		return c.t.errorAt(n.Start, fmt.Sprintf("cannot find the closing %q of a flow collection", closer))
 	}
 	n.CloseAt = i
 	n.End = i + 1
 	return nil
+}
+
+// blockStart places a block collection: the column of its keys or dashes,
+// which sets the indentation step if none is known yet, and, for a map,
+// its start at its first key (its position may be that of its anchor).
+func (c *yamlConverter) blockStart(n *Node, yn *yaml.Node, parentIndent int) error {
+	n.Col = n.Start - c.t.lines[c.t.LineOf(n.Start)]
+	if n.Kind == Map && len(yn.Content) > 0 {
+		kp, ls, err := c.firstKey(yn.Content[0])
+		if err != nil {
+			return err
+		}
+		n.Start = kp
+		n.Col = kp - ls
+	}
+	if parentIndent >= 0 && n.Col > parentIndent && c.unit == 0 {
+		c.unit = n.Col - parentIndent
+	}
+	return nil
+}
+
+// firstKey returns where the first entry of a block map starts (an
+// explicit key, "? key", starts at the "?") and where its line starts.
+func (c *yamlConverter) firstKey(key *yaml.Node) (start, lineStart int, err error) {
+	kp, err := c.offset(key.Line, key.Column)
+	if err != nil {
+		return 0, 0, err
+	}
+	t := c.t.Text
+	ls := c.t.lines[c.t.LineOf(kp)]
+	if strings.TrimSpace(t[ls:kp]) == "?" {
+		kp = ls + strings.IndexByte(t[ls:kp], '?')
+	}
+	return kp, ls, nil
+}
+
+// entries converts the keys and values of a map, or the elements of a
+// list, whose block (if any) is indented by indent.
+func (c *yamlConverter) entries(n *Node, yn *yaml.Node, indent int) error {
+	for i, cy := range yn.Content {
+		child, err := c.convert(cy, indent, n.Flow)
+		if err != nil {
+			return err
+		}
+		if n.Kind == Map && i%2 == 0 {
+			n.Keys = append(n.Keys, child)
+			continue
+		}
+		if n.Kind == Map {
+			c.noteSeqIndent(n, child)
+		}
+		n.Children = append(n.Children, child)
+	}
+	return nil
+}
+
+// noteSeqIndent records, from the first block list that is the value of a
+// key of block map m, whether such lists are indented.
+func (c *yamlConverter) noteSeqIndent(m, v *Node) {
+	if v.Kind != Seq || v.Flow || c.seqIndented != 0 {
+		return
+	}
+	if v.Col > m.Col {
+		c.seqIndented = 1
+	} else {
+		c.seqIndented = -1
+	}
 }

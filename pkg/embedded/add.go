@@ -34,37 +34,28 @@ func (d *doc) addValue(p place, path fieldpath.Path, set Setter) (*yaml.Node, *y
 func (d *doc) addJSON(n *span.Node, adds []appended, allGone bool) edit {
 	d.Open(n)
 	isMap := n.Kind == span.Map
-	entry := func(l jsonLayout, a appended) string {
-		val := a.raw
-		if val == "" {
-			val = l.render(a.v)
-		}
-		if isMap {
-			return jsonQuote(a.seg.Key) + l.colon + val
-		}
-		return val
-	}
-	var b strings.Builder
 	k := len(n.Children)
 	if k == 0 {
 		l := d.jsonLayout(nil, "")
 		l.pretty = false
-		for i, a := range adds {
-			if i > 0 {
-				b.WriteString("," + l.comma)
-			}
-			b.WriteString(entry(l, a))
-		}
-		return edit{start: n.Start + 1, end: n.Start + 1, text: b.String()}
+		at := n.Start + 1
+		return edit{start: at, end: at, text: jsonEntries(isMap, l, adds, ","+l.comma, false)}
 	}
-	// Copy the separator that precedes the last entry: its line break and
-	// indentation, or its single space.
-	lastStart := entryStart(n, k-1)
+	sep, l := d.jsonSeparator(n)
+	end := n.Children[k-1].End
+	return edit{start: end, end: end, text: jsonEntries(isMap, l, adds, ","+sep, !allGone)}
+}
+
+// jsonSeparator returns the separator that precedes the last entry of the
+// JSON map or list n, which new entries copy (its line break and
+// indentation, or its single space), and the layout they are written in.
+func (d *doc) jsonSeparator(n *span.Node) (string, jsonLayout) {
+	k := len(n.Children)
 	prev := n.Start + 1
 	if k > 1 {
 		prev = strings.IndexByte(d.Text[n.Children[k-2].End:], ',') + n.Children[k-2].End + 1
 	}
-	sep := d.Text[prev:lastStart]
+	sep := d.Text[prev:entryStart(n, k-1)]
 	l := d.jsonLayout(n, "")
 	if k == 1 && !strings.ContainsAny(sep, "\n\r") {
 		// The space after an opening bracket says nothing about the space
@@ -77,74 +68,112 @@ func (d *doc) addJSON(n *span.Node, adds []appended, allGone bool) edit {
 	} else {
 		l.pretty = false
 	}
+	return sep, l
+}
+
+// jsonEntries writes the entries adds of a JSON map or list, each after
+// sep but the first, which gets it too when sepFirst is set.
+func jsonEntries(isMap bool, l jsonLayout, adds []appended, sep string, sepFirst bool) string {
+	var b strings.Builder
 	for i, a := range adds {
-		if i > 0 || !allGone {
-			b.WriteString("," + sep)
+		if i > 0 || sepFirst {
+			b.WriteString(sep)
 		}
-		b.WriteString(entry(l, a))
+		val := a.raw
+		if val == "" {
+			val = l.render(a.v)
+		}
+		if isMap {
+			b.WriteString(jsonQuote(a.seg.Key) + l.colon)
+		}
+		b.WriteString(val)
 	}
-	end := n.Children[k-1].End
-	return edit{start: end, end: end, text: b.String()}
+	return b.String()
 }
 
 // addYAML is the edit that appends entries to a YAML map or list. When
 // every old entry of a flow collection goes (allGone), the new ones take
 // their place.
 func (d *doc) addYAML(n *span.Node, adds []appended, allGone bool) edit {
-	l := d.yamlLayout()
-	isMap := n.Kind == span.Map
-	var b strings.Builder
 	if n.Flow {
-		k := len(n.Children)
-		for i, a := range adds {
-			if i > 0 || (k > 0 && !allGone) {
-				b.WriteString(", ")
-			}
-			if isMap {
-				b.WriteString(l.key(a.seg.Key, true) + ": ")
-			}
-			b.WriteString(l.flow(a.v))
-		}
-		at := n.Start + 1
-		switch {
-		case k > 0 && allGone:
-			// Where the last entry that goes ended: for a key without a
-			// value ({"a" # c\n}), after the key (and its ":"), not where
-			// the parser put the empty value, past the comment (which
-			// would then come before the new entries, not after them as
-			// when the map is emptied first).
-			at = d.flowEntryEnd(n, k-1)
-		case k > 0:
-			// After the last value, also an empty one: a change may set
-			// it in the same batch, and the new entries follow it.
-			at = n.Children[k-1].End
-			if isMap && n.Keys[k-1].End > at {
-				at = n.Keys[k-1].End
-			}
-		}
-		if at < len(d.Text) && d.Text[at] == '#' {
-			// A comment right there: a plain value would take it in.
-			b.WriteByte(' ')
-		}
-		text := b.String()
-		if k > 0 && !allGone {
-			if c := n.Children[k-1]; c.YAMLInfo != nil && c.End == c.Start && c.PropStart < c.Start {
-				// After an empty value's tag ({"a": !t}): a "," right
-				// after it would read as part of the tag.
-				text = " " + text
-			}
-		}
-		return edit{start: at, end: at, text: text}
+		return d.addFlowYAML(n, adds, allGone)
 	}
-	at := span.LineEnd(d.Text, n.End)
+	return d.addBlockYAML(n, adds)
+}
+
+// addFlowYAML is addYAML for a flow collection: the new entries follow the
+// last one, after ", ".
+func (d *doc) addFlowYAML(n *span.Node, adds []appended, allGone bool) edit {
+	l := d.yamlLayout()
+	k := len(n.Children)
+	follow := k > 0 && !allGone // old entries stay before the new ones
+	var b strings.Builder
+	for i, a := range adds {
+		if i > 0 || follow {
+			b.WriteString(", ")
+		}
+		if n.Kind == span.Map {
+			b.WriteString(l.key(a.seg.Key, true) + ": ")
+		}
+		b.WriteString(l.flow(a.v))
+	}
+	at := d.flowAddAt(n, allGone)
+	if at < len(d.Text) && d.Text[at] == '#' {
+		// A comment right there: a plain value would take it in.
+		b.WriteByte(' ')
+	}
+	text := b.String()
+	if follow && emptyAfterProperties(n.Children[k-1]) {
+		// After an empty value's tag ({"a": !t}): a "," right after it
+		// would read as part of the tag.
+		text = " " + text
+	}
+	return edit{start: at, end: at, text: text}
+}
+
+// emptyAfterProperties reports whether n is an empty YAML value after its
+// anchor or tag ("key: !t").
+func emptyAfterProperties(n *span.Node) bool {
+	return n.YAMLInfo != nil && n.End == n.Start && n.PropStart < n.Start
+}
+
+// flowAddAt is where entries added to the flow collection n go.
+func (d *doc) flowAddAt(n *span.Node, allGone bool) int {
+	k := len(n.Children)
+	switch {
+	case k == 0:
+		return n.Start + 1
+	case allGone:
+		// Where the last entry that goes ended: for a key without a value
+		// ({"a" # c\n}), after the key (and its ":"), not where the parser
+		// put the empty value, past the comment (which would then come
+		// before the new entries, not after them as when the map is
+		// emptied first).
+		return d.flowEntryEnd(n, k-1)
+	}
+	// After the last value, also an empty one: a change may set it in the
+	// same batch, and the new entries follow it.
+	at := n.Children[k-1].End
+	if n.Kind == span.Map && n.Keys[k-1].End > at {
+		at = n.Keys[k-1].End
+	}
+	return at
+}
+
+// addBlockYAML is addYAML for a block collection: the new entries go on
+// lines of their own after its last line.
+func (d *doc) addBlockYAML(n *span.Node, adds []appended) edit {
+	l := d.yamlLayout()
+	var b strings.Builder
 	for _, a := range adds {
 		b.WriteString(d.Newline + spaces(n.Col))
-		if isMap {
+		if n.Kind == span.Map {
 			b.WriteString(l.key(a.seg.Key, false) + ":" + l.afterKey(a.v, n.Col))
 		} else {
 			b.WriteString("-" + l.afterDash(a.v, n.Col))
 		}
 	}
+	at := span.LineEnd(d.Text, n.End)
 	if s := lastBlockScalar(n); s != nil && at == len(d.Text) && !strings.ContainsAny(d.Text[s.Start+1:s.HeaderEnd], "+-") {
 		// A block scalar with clip chomping ends the text, which has no
 		// line break after it: its value has no final line break either,

@@ -24,51 +24,93 @@ func Delete(text string, path fieldpath.Path, opts Options) (string, error) {
 // where the first old one started. A map losing every entry and gaining
 // none is written {} instead (emptyMap).
 func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
-	n := p.n
-	k := len(n.Children)
-	if d.format == JSON || n.Flow {
-		// The entry goes with the separator after it while no entry
-		// before it stays, and with the separator before it otherwise.
-		first := 0
-		for first < k && gone[first] {
-			first++
-		}
-		// Comments between the entries stay (gapComments).
-		switch {
-		case idx < first && idx+1 < k:
-			e := edit{start: d.flowEntryStart(n, idx), end: d.flowEntryStart(n, idx+1)}
-			if kept, ok := d.gapComments(d.flowEntryEnd(n, idx), e.end); ok {
-				e.text = kept
-			}
-			return e, nil
-		case idx < first:
-			return edit{start: d.flowEntryStart(n, idx), end: d.flowEntryEnd(n, idx)}, nil
-		}
-		e := edit{start: d.flowEntryEnd(n, idx-1), end: d.flowEntryEnd(n, idx)}
-		if kept, ok := d.gapComments(e.start, d.flowEntryStart(n, idx)); ok {
-			// Without the indentation of the entry that goes, nor the
-			// line break before it when another follows the entry.
-			kept = strings.TrimRight(kept, " \t")
-			rest := strings.TrimLeft(d.Text[e.end:], " \t")
-			if strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n") {
-				kept = strings.TrimSuffix(strings.TrimSuffix(kept, "\n"), "\r")
-			}
-			e.text = kept
-		}
-		return e, nil
+	if d.format == JSON || p.n.Flow {
+		return d.deleteFlowEntry(p.n, idx, gone), nil
 	}
-	// A block map: the entry's lines go, from the comment block above the
-	// key (or its "? ") to the line where the value ends.
+	return d.deleteBlockEntry(p.n, idx)
+}
+
+// deleteFlowEntry is deleteEntry for a JSON or flow map: the entry goes
+// with the separator after it while no entry before it stays, and with the
+// separator before it otherwise. Comments between the entries stay
+// (gapComments).
+func (d *doc) deleteFlowEntry(n *span.Node, idx int, gone map[int]bool) edit {
+	first := 0
+	for first < len(n.Children) && gone[first] {
+		first++
+	}
+	if idx < first {
+		return d.deleteWithNextSeparator(n, idx)
+	}
+	return d.deleteWithSeparatorBefore(n, idx)
+}
+
+// deleteWithNextSeparator removes flow entry idx and the separator after
+// it, if another entry follows.
+func (d *doc) deleteWithNextSeparator(n *span.Node, idx int) edit {
+	if idx+1 == len(n.Children) {
+		return edit{start: d.flowEntryStart(n, idx), end: d.flowEntryEnd(n, idx)}
+	}
+	e := edit{start: d.flowEntryStart(n, idx), end: d.flowEntryStart(n, idx+1)}
+	if kept, ok := d.gapComments(d.flowEntryEnd(n, idx), e.end); ok {
+		e.text = kept
+	}
+	return e
+}
+
+// deleteWithSeparatorBefore removes flow entry idx and the separator
+// before it.
+func (d *doc) deleteWithSeparatorBefore(n *span.Node, idx int) edit {
+	e := edit{start: d.flowEntryEnd(n, idx-1), end: d.flowEntryEnd(n, idx)}
+	if kept, ok := d.gapComments(e.start, d.flowEntryStart(n, idx)); ok {
+		// Without the indentation of the entry that goes, nor the line
+		// break before it when another follows the entry.
+		kept = strings.TrimRight(kept, " \t")
+		rest := strings.TrimLeft(d.Text[e.end:], " \t")
+		if strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n") {
+			kept = strings.TrimSuffix(strings.TrimSuffix(kept, "\n"), "\r")
+		}
+		e.text = kept
+	}
+	return e
+}
+
+// deleteBlockEntry is deleteEntry for a YAML block map: the entry's lines
+// go, from the comment block above the key (or its "? ") to the line where
+// the value ends.
+func (d *doc) deleteBlockEntry(n *span.Node, idx int) (edit, error) {
 	lines := d.Lines()
-	keyLine := d.LineOf(n.Keys[idx].Start)
-	if prefix := strings.TrimSpace(d.Text[lines[keyLine]:n.Keys[idx].Start]); prefix != "" && prefix != "?" {
-		// The key shares its line with a "- " or with an anchor: remove
-		// from the key up to the next key instead, which keeps that prefix.
-		if idx+1 < k && d.LineOf(n.Keys[idx+1].Start) > d.LineOf(entryEnd(n, idx)) {
-			return edit{start: n.Keys[idx].Start, end: n.Keys[idx+1].Start}, nil
-		}
-		return edit{}, fmt.Errorf("cannot delete the key %q, which shares its line with other text", n.Keys[idx].Value)
+	key := n.Keys[idx]
+	keyLine := d.LineOf(key.Start)
+	if prefix := strings.TrimSpace(d.Text[lines[keyLine]:key.Start]); prefix != "" && prefix != "?" {
+		return d.deleteAfterPrefix(n, idx)
 	}
+	lastLine := d.LineOf(entryEnd(n, idx))
+	if idx+1 < len(n.Keys) && d.LineOf(n.Keys[idx+1].Start) <= lastLine {
+		return edit{}, fmt.Errorf("cannot delete the key %q, whose value ends on the line of the next key", key.Value)
+	}
+	stop := len(d.Text)
+	if lastLine+1 < len(lines) {
+		stop = lines[lastLine+1]
+	}
+	return edit{start: lines[d.commentBlockStart(n, idx, keyLine)], end: stop}, nil
+}
+
+// deleteAfterPrefix deletes block map entry idx, whose key shares its line
+// with a "- " or with an anchor: from the key up to the next key, which
+// keeps that prefix.
+func (d *doc) deleteAfterPrefix(n *span.Node, idx int) (edit, error) {
+	if idx+1 < len(n.Keys) && d.LineOf(n.Keys[idx+1].Start) > d.LineOf(entryEnd(n, idx)) {
+		return edit{start: n.Keys[idx].Start, end: n.Keys[idx+1].Start}, nil
+	}
+	return edit{}, fmt.Errorf("cannot delete the key %q, which shares its line with other text", n.Keys[idx].Value)
+}
+
+// commentBlockStart is the first line of the comment block directly above
+// the key of block map entry idx, on keyLine (keyLine when there is none);
+// it stays below the line where the entry before ends.
+func (d *doc) commentBlockStart(n *span.Node, idx, keyLine int) int {
+	lines := d.Lines()
 	floor := -1
 	if idx > 0 {
 		floor = d.LineOf(entryEnd(n, idx-1))
@@ -77,15 +119,7 @@ func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
 	for first-1 > floor && isCommentLine(d.Text, lines[first-1]) {
 		first--
 	}
-	lastLine := d.LineOf(entryEnd(n, idx))
-	if idx+1 < k && d.LineOf(n.Keys[idx+1].Start) <= lastLine {
-		return edit{}, fmt.Errorf("cannot delete the key %q, whose value ends on the line of the next key", n.Keys[idx].Value)
-	}
-	stop := len(d.Text)
-	if lastLine+1 < len(lines) {
-		stop = lines[lastLine+1]
-	}
-	return edit{start: lines[first], end: stop}, nil
+	return first
 }
 
 // flowEntryEnd is where entry i of a flow map or list ends, past the ":"
@@ -96,36 +130,43 @@ func (d *doc) flowEntryEnd(n *span.Node, i int) int {
 	if n.Kind != span.Map || n.Children[i].End != n.Children[i].Start {
 		return end
 	}
-	j := end
-	for j < len(d.Text) && span.IsSpace(d.Text[j]) {
-		j++
-	}
-	if j >= len(d.Text) || d.Text[j] != ':' {
+	t := d.Text
+	j := spaceEnd(t, end)
+	if j >= len(t) || t[j] != ':' {
 		return end
 	}
-	j++
-	for {
-		// A tag or an anchor of the empty value ({a: !t }) is the entry's.
-		k := j
-		for k < len(d.Text) && span.IsSpace(d.Text[k]) {
-			k++
-		}
-		if k >= len(d.Text) || d.Text[k] != '!' && d.Text[k] != '&' {
-			break
-		}
-		for k < len(d.Text) && !span.IsSpace(d.Text[k]) && !strings.ContainsRune(",]}", rune(d.Text[k])) {
-			k++
-		}
-		j = k
-	}
-	colon := j
-	for j < len(d.Text) && (d.Text[j] == ' ' || d.Text[j] == '\t') {
+	colon := emptyValueEnd(t, j+1)
+	j = colon
+	for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
 		j++ // the space before "}" or "," went with the value
 	}
-	if j < len(d.Text) && d.Text[j] == '#' {
+	if j < len(t) && t[j] == '#' {
 		return colon // but a comment keeps the space before it
 	}
 	return j
+}
+
+// emptyValueEnd moves past the tags and anchors of an empty flow value
+// ({a: !t }), which are the entry's, from i, right after its ":".
+func emptyValueEnd(t string, i int) int {
+	for {
+		k := spaceEnd(t, i)
+		if k >= len(t) || t[k] != '!' && t[k] != '&' {
+			return i
+		}
+		for k < len(t) && !span.IsSpace(t[k]) && !strings.ContainsRune(",]}", rune(t[k])) {
+			k++
+		}
+		i = k
+	}
+}
+
+// spaceEnd moves past white space and line breaks.
+func spaceEnd(t string, i int) int {
+	for i < len(t) && span.IsSpace(t[i]) {
+		i++
+	}
+	return i
 }
 
 // flowEntryStart is where entry i of a flow map or list begins, with the

@@ -129,63 +129,130 @@ func (b *batch) add(addr []int, e edit, c check) {
 	b.checks[addrKey(addr)] = c
 }
 
+// plan works out the edits of changes: each change on its own, then, once
+// none overlaps another, the documents in strings that changes go into and
+// the maps and lists that gain or lose entries.
+func (b *batch) plan(changes []Change) error {
+	for i, c := range changes {
+		if err := b.change(i, c); err != nil {
+			return err
+		}
+	}
+	if len(changes) > 1 {
+		if err := b.overlaps(changes); err != nil {
+			return err
+		}
+	}
+	for _, key := range b.nestedOrder {
+		if err := b.finishNested(b.nested[key]); err != nil {
+			return err
+		}
+	}
+	for _, key := range b.groupOrder {
+		if err := b.finishGroup(key, b.groups[key]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// change works out change i.
+func (b *batch) change(i int, c Change) error {
+	if len(c.Path) == 0 {
+		return &Error{Msg: "empty path"}
+	}
+	var err error
+	if c.Delete {
+		err = b.delete(i, c)
+	} else {
+		err = b.set(i, c)
+	}
+	b.d.raw = ""
+	return err
+}
+
 // set works out a Set or SetText change.
 func (b *batch) set(i int, c Change) error {
 	d := b.d
-	set := c.Set
-	if set == nil {
-		vd, err := span.ParseJSON(c.Text)
-		if err != nil {
-			return &Error{Msg: fmt.Sprintf("the value to write is not valid JSON: %v", err)}
-		}
-		v := vd.ToYAML(vd.Root)
-		set = func(*yaml.Node) (*yaml.Node, error) { return v, nil }
-		d.raw = c.Text
+	set, err := b.setter(c)
+	if err != nil {
+		return err
 	}
-	path := c.Path
-	places, err := d.resolve(d.Root, path, 0, nil, nil, c.Create || b.opts.Create, true)
+	places, err := d.resolve(d.Root, c.Path, 0, nil, nil, c.Create || b.opts.Create, true)
 	if err != nil {
 		return err
 	}
 	for _, p := range places {
-		switch p.kind {
-		case inString:
-			if d.raw != "" && d.format == JSON {
-				// The value is JSON text for this document, not for the
-				// document in the string.
-				return d.errorf(p.at, "cannot write JSON text into the string at %s", path[:p.at])
-			}
-			b.nest(p, i, c)
-		case addTo:
-			v, want, err := d.addValue(p, path, set)
-			if err != nil {
-				return err
-			}
-			g := b.group(p)
-			g.appends = append(g.appends, appended{change: i, seg: path[p.at], v: v, raw: d.raw, want: want})
-			b.touch(container, p.addr, i)
-		case overNull:
-			if d.raw != "" {
-				return d.errorf(p.at, "cannot create %s: SetText writes only the last key or element", path[p.at:])
-			}
-			v, err := build(path, p.at, set)
-			if err != nil {
-				return d.wrapBuild(err)
-			}
-			if err := b.replace(p, i, v); err != nil {
-				return err
-			}
-		default:
-			v, err := set(d.ToYAML(p.n))
-			if err != nil {
-				return err
-			}
-			if err := b.replace(p, i, v); err != nil {
-				return err
-			}
+		if err := b.setAt(p, i, c, set); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// setter is the Setter of a change: its own, or, for SetText, one that
+// returns the JSON text parsed, which the doc then holds (raw) to write as
+// it is.
+func (b *batch) setter(c Change) (Setter, error) {
+	if c.Set != nil {
+		return c.Set, nil
+	}
+	vd, err := span.ParseJSON(c.Text)
+	if err != nil {
+		return nil, &Error{Msg: fmt.Sprintf("the value to write is not valid JSON: %v", err)}
+	}
+	v := vd.ToYAML(vd.Root)
+	b.d.raw = c.Text
+	return func(*yaml.Node) (*yaml.Node, error) { return v, nil }, nil
+}
+
+// setAt works out change i at one place it leads to, by the kind of place.
+func (b *batch) setAt(p place, i int, c Change, set Setter) error {
+	d := b.d
+	switch p.kind {
+	case inString:
+		if d.raw != "" && d.format == JSON {
+			// The value is JSON text for this document, not for the
+			// document in the string.
+			return d.errorf(p.at, "cannot write JSON text into the string at %s", c.Path[:p.at])
+		}
+		b.nest(p, i, c)
+		return nil
+	case addTo:
+		return b.addAt(p, i, c.Path, set)
+	case overNull:
+		return b.buildAt(p, i, c.Path, set)
+	}
+	v, err := set(d.ToYAML(p.n))
+	if err != nil {
+		return err
+	}
+	return b.replace(p, i, v)
+}
+
+// addAt adds the key or element path[p.at] to the map or list at p.
+func (b *batch) addAt(p place, i int, path fieldpath.Path, set Setter) error {
+	v, want, err := b.d.addValue(p, path, set)
+	if err != nil {
+		return err
+	}
+	g := b.group(p)
+	g.appends = append(g.appends, appended{change: i, seg: path[p.at], v: v, raw: b.d.raw, want: want})
+	b.touch(container, p.addr, i)
+	return nil
+}
+
+// buildAt replaces the null at p with the maps and lists path[p.at:]
+// needs.
+func (b *batch) buildAt(p place, i int, path fieldpath.Path, set Setter) error {
+	if b.d.raw != "" {
+		return b.d.errorf(p.at, "cannot create %s: SetText writes only the last key or element", path[p.at:])
+	}
+	v, err := build(path, p.at, set)
+	if err != nil {
+		return b.d.wrapBuild(err)
+	}
+	return b.replace(p, i, v)
 }
 
 // delete works out a Delete change.
@@ -200,36 +267,58 @@ func (b *batch) delete(i int, c Change) error {
 		return err
 	}
 	for _, p := range places {
-		n := p.n
-		if p.kind != inString && n.Kind == span.Scalar && n.Tag == span.StrTag {
-			// The prefix ends at a string: the key is inside the document
-			// it holds.
-			p.kind, p.at = inString, len(path)-1
-		}
-		if p.kind == inString {
-			b.nest(p, i, c)
-			continue
-		}
-		if n.Kind != span.Map {
-			return d.errorf(len(path)-1, "cannot delete the key %q from the %s, which is not a map", last.Key, d.describe(n))
-		}
-		idx, err := d.findKey(n, last.Key, len(path)-1)
-		if err != nil {
+		if err := b.deleteAt(p, i, c); err != nil {
 			return err
 		}
-		if idx < 0 {
-			return &Error{Segment: len(path) - 1, Msg: fmt.Sprintf("no key %q in the %s%s%s", last.Key, d.describe(n), d.of(), keyList(n))}
-		}
-		if n.YAMLInfo != nil && len(n.Children) == 1 && !n.Flow && (n.Source.Anchor != "" || n.ExplicitTag) {
-			return &Error{Segment: len(path) - 1, Msg: "cannot empty a map that has an anchor or a tag" + d.of()}
-		}
-		g := b.group(p)
-		g.gone[idx] = true
-		g.goneAt[idx] = len(path) - 1
-		b.touch(container, p.addr, i)
-		b.touch(deleted, appendAddr(p.addr, idx), i)
 	}
 	return nil
+}
+
+// deleteAt works out change i, a Delete, at one place the path without
+// its last segment leads to: a map, or a string holding the document the
+// key is in.
+func (b *batch) deleteAt(p place, i int, c Change) error {
+	at := len(c.Path) - 1
+	n := p.n
+	if p.kind != inString && n.Kind == span.Scalar && n.Tag == span.StrTag {
+		// The prefix ends at a string: the key is inside the document it
+		// holds.
+		p.kind, p.at = inString, at
+	}
+	if p.kind == inString {
+		b.nest(p, i, c)
+		return nil
+	}
+	idx, err := b.d.deletedKey(n, c.Path[at].Key, at)
+	if err != nil {
+		return err
+	}
+	g := b.group(p)
+	g.gone[idx] = true
+	g.goneAt[idx] = at
+	b.touch(container, p.addr, i)
+	b.touch(deleted, appendAddr(p.addr, idx), i)
+	return nil
+}
+
+// deletedKey returns the index of the key a Delete removes from n, the
+// path's segment seg: an error when n is not a map or has no such key, or
+// when the key is the last of a block map with an anchor or a tag.
+func (d *doc) deletedKey(n *span.Node, key string, seg int) (int, error) {
+	if n.Kind != span.Map {
+		return 0, d.errorf(seg, "cannot delete the key %q from the %s, which is not a map", key, d.describe(n))
+	}
+	idx, err := d.findKey(n, key, seg)
+	if err != nil {
+		return 0, err
+	}
+	if idx < 0 {
+		return 0, &Error{Segment: seg, Msg: fmt.Sprintf("no key %q in the %s%s%s", key, d.describe(n), d.of(), keyList(n))}
+	}
+	if n.YAMLInfo != nil && len(n.Children) == 1 && !n.Flow && (n.Source.Anchor != "" || n.ExplicitTag) {
+		return 0, &Error{Segment: seg, Msg: "cannot empty a map that has an anchor or a tag" + d.of()}
+	}
+	return idx, nil
 }
 
 func (b *batch) onlyDeletes(changes []Change) bool {
@@ -244,57 +333,84 @@ func (b *batch) onlyDeletes(changes []Change) bool {
 // overlaps refuses changes that write or delete at or inside the same
 // place, or create the same key.
 func (b *batch) overlaps(changes []Change) error {
-	conflict := func(i, j int) error {
-		if i > j {
-			i, j = j, i
-		}
-		return &Error{Msg: fmt.Sprintf("the changes at %s and %s overlap: apply them one after the other", changes[i].Path, changes[j].Path) + b.d.of()}
+	i, j, found := b.blockedTouch()
+	if !found {
+		i, j, found = b.createdTwice()
 	}
-	// A place rewritten or deleted blocks every place at or below it.
+	if !found {
+		return nil
+	}
+	if i > j {
+		i, j = j, i
+	}
+	return &Error{Msg: fmt.Sprintf("the changes at %s and %s overlap: apply them one after the other", changes[i].Path, changes[j].Path) + b.d.of()}
+}
+
+// blockedTouch finds two changes of which one rewrites or deletes a place
+// and the other touches that place, or a place below it.
+func (b *batch) blockedTouch() (int, int, bool) {
 	blocked := map[string]int{}
 	for _, t := range b.touched {
 		if t.kind != replaced && t.kind != deleted {
 			continue
 		}
 		if j, ok := blocked[t.addr]; ok {
-			return conflict(j, t.change)
+			return j, t.change, true
 		}
 		blocked[t.addr] = t.change
 	}
 	for _, t := range b.touched {
-		a := t.addr
-		if t.kind == container || t.kind == inside {
-			if j, ok := blocked[a]; ok {
-				return conflict(j, t.change)
-			}
-		}
-		for i := len(a) - 1; i >= 0; i-- {
-			if a[i] != '/' {
-				continue
-			}
-			if j, ok := blocked[a[:i]]; ok {
-				return conflict(j, t.change)
-			}
+		if j, ok := blocker(blocked, t); ok {
+			return j, t.change, true
 		}
 	}
-	// A key is created once; a list gains one element, or several that
-	// [key=value] tells apart.
+	return 0, 0, false
+}
+
+// blocker returns the change, among those blocked holds by address, that
+// rewrites or deletes a place above t, or t's own place when t adds or
+// deletes entries there or edits inside it.
+func blocker(blocked map[string]int, t touch) (int, bool) {
+	a := t.addr
+	if t.kind == container || t.kind == inside {
+		if j, ok := blocked[a]; ok {
+			return j, true
+		}
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		if a[i] != '/' {
+			continue
+		}
+		if j, ok := blocked[a[:i]]; ok {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// createdTwice finds two changes that create the same entry: a key is
+// created once; a list gains one element, or several that [key=value]
+// tells apart.
+func (b *batch) createdTwice() (int, int, bool) {
 	for _, key := range b.groupOrder {
 		g := b.groups[key]
 		for x := range g.appends {
 			for y := x + 1; y < len(g.appends); y++ {
-				s, t := g.appends[x].seg, g.appends[y].seg
-				distinct := s.Key != t.Key
-				if g.p.n.Kind == span.Seq {
-					distinct = s.Kind == fieldpath.Match && t.Kind == fieldpath.Match && s.Key == t.Key && s.Value != t.Value
-				}
-				if !distinct {
-					return conflict(g.appends[x].change, g.appends[y].change)
+				if !g.distinct(g.appends[x].seg, g.appends[y].seg) {
+					return g.appends[x].change, g.appends[y].change, true
 				}
 			}
 		}
 	}
-	return nil
+	return 0, 0, false
+}
+
+// distinct reports whether s and t create different entries of the group.
+func (g *group) distinct(s, t fieldpath.Segment) bool {
+	if g.p.n.Kind == span.Seq {
+		return s.Kind == fieldpath.Match && t.Kind == fieldpath.Match && s.Key == t.Key && s.Value != t.Value
+	}
+	return s.Key != t.Key
 }
 
 // finishNested edits the document in a string with the changes that go
@@ -314,55 +430,85 @@ func (b *batch) finishNested(nd *nested) error {
 
 // finishGroup writes the entries a map or list loses and gains.
 func (b *batch) finishGroup(key string, g *group) error {
-	d, n := b.d, g.p.n
-	k := len(n.Children)
+	k := len(g.p.n.Children)
 	allGone := k > 0 && len(g.gone) == k
-	block := d.format == YAML && !n.Flow
-	if block && (allGone && k > 1 || len(g.appends) > 0 && g.gone[k-1]) {
-		// Which comments stay with a YAML block map that loses its last
-		// entry depends on the order of the changes.
+	switch {
+	case b.oneByOne(g, allGone):
 		return errOneByOne
-	}
-	if allGone && len(g.appends) == 0 {
-		// Nothing would be left to show the map's layout: write it {}.
-		e, err := d.emptyMap(g.p)
-		if err != nil {
-			return &Error{Msg: err.Error() + d.of()}
-		}
-		b.add(g.p.addr, e, check{want: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}})
-		return nil
+	case allGone && len(g.appends) == 0:
+		return b.emptyGroup(g)
 	}
 	c := check{gone: g.gone}
+	if err := b.deleteEntries(g); err != nil {
+		return err
+	}
+	if len(g.appends) > 0 {
+		c.added = b.appendEntries(g, allGone)
+	}
+	b.checks[key] = c
+	return nil
+}
+
+// oneByOne reports whether g is a YAML block map that loses its last
+// entry, along with others or gaining new ones: which comments stay then
+// depends on the order of the changes.
+func (b *batch) oneByOne(g *group, allGone bool) bool {
+	n := g.p.n
+	k := len(n.Children)
+	if b.d.format != YAML || n.Flow {
+		return false
+	}
+	return allGone && k > 1 || len(g.appends) > 0 && g.gone[k-1]
+}
+
+// emptyGroup writes as {} a map that loses every entry and gains none:
+// nothing would be left to show its layout.
+func (b *batch) emptyGroup(g *group) error {
+	e, err := b.d.emptyMap(g.p)
+	if err != nil {
+		return &Error{Msg: err.Error() + b.d.of()}
+	}
+	b.add(g.p.addr, e, check{want: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}})
+	return nil
+}
+
+// deleteEntries writes the deletion of each entry g loses, in order.
+func (b *batch) deleteEntries(g *group) error {
 	idxs := make([]int, 0, len(g.gone))
 	for i := range g.gone {
 		idxs = append(idxs, i)
 	}
 	sort.Ints(idxs)
 	for _, i := range idxs {
-		e, err := d.deleteEntry(g.p, i, g.gone)
+		e, err := b.d.deleteEntry(g.p, i, g.gone)
 		if err != nil {
-			return &Error{Segment: g.goneAt[i], Msg: err.Error() + d.of()}
+			return &Error{Segment: g.goneAt[i], Msg: err.Error() + b.d.of()}
 		}
 		e.depth = len(g.p.addr)
 		b.edits = append(b.edits, e)
 	}
-	if len(g.appends) > 0 {
-		var e edit
-		if d.format == JSON {
-			e = d.addJSON(n, g.appends, allGone)
-		} else {
-			e = d.addYAML(n, g.appends, allGone)
-		}
-		e.depth = len(g.p.addr)
-		b.edits = append(b.edits, e)
-		for _, a := range g.appends {
-			ac := addedCheck{want: a.want}
-			if n.Kind == span.Map {
-				ac.key = a.seg.Key
-			}
-			c.added = append(c.added, ac)
-		}
-	}
-	b.checks[key] = c
 	return nil
+}
+
+// appendEntries writes the entries g gains and returns what must read
+// back.
+func (b *batch) appendEntries(g *group, allGone bool) []addedCheck {
+	d, n := b.d, g.p.n
+	var e edit
+	if d.format == JSON {
+		e = d.addJSON(n, g.appends, allGone)
+	} else {
+		e = d.addYAML(n, g.appends, allGone)
+	}
+	e.depth = len(g.p.addr)
+	b.edits = append(b.edits, e)
+	added := make([]addedCheck, 0, len(g.appends))
+	for _, a := range g.appends {
+		ac := addedCheck{want: a.want}
+		if n.Kind == span.Map {
+			ac.key = a.seg.Key
+		}
+		added = append(added, ac)
+	}
+	return added
 }

@@ -61,6 +61,8 @@ func Edit(text string, opts Options, changes ...Change) (string, error) {
 // errOneByOne: the batch cannot be written in one pass.
 var errOneByOne = errors.New("the changes must be applied one by one")
 
+// editBatch is Edit in one pass: the changes are worked out on one parse
+// of text, written together, and the result verified once.
 func editBatch(text string, opts Options, changes []Change) (string, error) {
 	if len(changes) == 0 {
 		return text, nil
@@ -71,34 +73,8 @@ func editBatch(text string, opts Options, changes []Change) (string, error) {
 	}
 	d.givenType, d.givenStyle = opts.GivenType, opts.GivenStyle
 	b := &batch{d: d, opts: opts, checks: make(map[string]check, 1)}
-	for i, c := range changes {
-		if len(c.Path) == 0 {
-			return "", &Error{Msg: "empty path"}
-		}
-		if c.Delete {
-			err = b.delete(i, c)
-		} else {
-			err = b.set(i, c)
-		}
-		d.raw = ""
-		if err != nil {
-			return "", err
-		}
-	}
-	if len(changes) > 1 {
-		if err := b.overlaps(changes); err != nil {
-			return "", err
-		}
-	}
-	for _, key := range b.nestedOrder {
-		if err := b.finishNested(b.nested[key]); err != nil {
-			return "", err
-		}
-	}
-	for _, key := range b.groupOrder {
-		if err := b.finishGroup(key, b.groups[key]); err != nil {
-			return "", err
-		}
+	if err := b.plan(changes); err != nil {
+		return "", err
 	}
 	out, err := apply(text, b.edits)
 	if err != nil {

@@ -135,19 +135,28 @@ func yamlSingleQuote(s string) (string, bool) {
 // back as the same string, by yaml.v3 and by YAML 1.1 readers alike
 // ("yes" and "on" are booleans there, so they are quoted).
 func yamlPlainOK(s string, inFlow bool) bool {
-	if s == "" || !utf8.ValidString(s) {
+	if s == "" || !utf8.ValidString(s) || strings.TrimSpace(s) != s {
 		return false
 	}
-	if strings.TrimSpace(s) != s {
-		return false
-	}
+	return plainChars(s) && plainStart(s, inFlow) && plainInside(s, inFlow) && !yamlImplicitNonString(s)
+}
+
+// plainChars reports whether every character of s is one a plain scalar
+// may hold: printable, and not a tab.
+func plainChars(s string) bool {
 	for _, r := range s {
 		if !yamlPrintable(r) || r == '\t' {
 			return false
 		}
 	}
-	first := s[0]
-	switch first {
+	return true
+}
+
+// plainStart reports whether s may start a plain scalar: not with an
+// indicator, nor with "-", "?" or ":" followed by a space (or, in a flow
+// collection, by a flow indicator), nor with a document marker.
+func plainStart(s string, inFlow bool) bool {
+	switch s[0] {
 	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
 		return false
 	case '-', '?', ':':
@@ -155,18 +164,17 @@ func yamlPlainOK(s string, inFlow bool) bool {
 			return false
 		}
 	}
-	if strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
-		return false
-	}
+	return !strings.HasPrefix(s, "---") && !strings.HasPrefix(s, "...")
+}
+
+// plainInside reports whether the rest of s may be plain: no ": " or " #",
+// no ":" at the end, and, inside a flow collection, only unremarkable
+// text: libyaml stumbles on "a?" and friends there.
+func plainInside(s string, inFlow bool) bool {
 	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
 		return false
 	}
-	// libyaml stumbles on "a?" and friends inside flow collections: plain
-	// scalars there are kept to unremarkable text.
-	if inFlow && strings.ContainsAny(s, ",[]{}:?#'\"&*!|>%@`") {
-		return false
-	}
-	return !yamlImplicitNonString(s)
+	return !inFlow || !strings.ContainsAny(s, ",[]{}:?#'\"&*!|>%@`")
 }
 
 // yamlImplicitNonString is the project's one quoting rule (package scalar).
@@ -222,51 +230,17 @@ func yamlScalar(tag, value string, old *span.Node, inFlow bool, newline string) 
 // Folded style is kept only for one-line text, where folding changes
 // nothing; longer text is written literally.
 func yamlBlockScalar(value string, old *span.Node, newline string) (string, bool) {
-	body := value
-	chomp := ""
-	switch {
-	case strings.HasSuffix(body, "\n\n"):
-		return "", false // "keep" chomping would swallow the blank lines after it
-	case strings.HasSuffix(body, "\n"):
-		body = body[:len(body)-1]
-	default:
-		chomp = "-"
-	}
-	if body == "" || strings.ContainsRune(body, '\r') || !utf8.ValidString(body) {
+	body, chomp, ok := blockBody(value)
+	if !ok {
 		return "", false
 	}
 	lines := strings.Split(body, "\n")
-	nonBlank := false
-	for _, l := range lines {
-		for _, r := range l {
-			if !yamlPrintable(r) && r != '\t' {
-				return "", false
-			}
-		}
-		if strings.TrimLeft(l, " ") != "" {
-			nonBlank = true
-		}
-		if strings.HasPrefix(l, "\t") {
-			// libyaml reads a tab at the start of a content line as bad
-			// indentation.
-			return "", false
-		}
-	}
-	if !nonBlank {
+	if !blockLinesOK(lines) {
 		return "", false
 	}
-	indicator := "|"
-	if old.Style == span.Folded && len(lines) == 1 {
-		indicator = ">"
-	}
-	// Leading spaces or a tab on the first line would be read as
-	// indentation; an explicit indentation indicator prevents that.
-	if needsIndentIndicator(lines) {
-		m := old.BlockIndent - max(old.ParentIndent, 0)
-		if m < 1 || m > 9 {
-			return "", false
-		}
-		indicator += string(rune('0' + m))
+	indicator, ok := blockIndicator(lines, old)
+	if !ok {
+		return "", false
 	}
 	pad := strings.Repeat(" ", old.BlockIndent)
 	var b strings.Builder
@@ -281,6 +255,66 @@ func yamlBlockScalar(value string, old *span.Node, newline string) (string, bool
 		}
 	}
 	return b.String(), true
+}
+
+// blockBody returns the text of a block scalar's lines for value, and the
+// chomping indicator that gives back its final line break: none when it
+// ends with one, "-" when it does not. A value that ends with blank lines
+// cannot be written: "keep" chomping would swallow the blank lines after
+// it.
+func blockBody(value string) (body, chomp string, ok bool) {
+	switch {
+	case strings.HasSuffix(value, "\n\n"):
+		return "", "", false
+	case strings.HasSuffix(value, "\n"):
+		body = value[:len(value)-1]
+	default:
+		body, chomp = value, "-"
+	}
+	if body == "" || strings.ContainsRune(body, '\r') || !utf8.ValidString(body) {
+		return "", "", false
+	}
+	return body, chomp, true
+}
+
+// blockLinesOK reports whether lines can be a block scalar's content: one
+// at least with text, printable characters (tabs too), and no line that
+// starts with a tab, which libyaml reads as bad indentation.
+func blockLinesOK(lines []string) bool {
+	nonBlank := false
+	for _, l := range lines {
+		for _, r := range l {
+			if !yamlPrintable(r) && r != '\t' {
+				return false
+			}
+		}
+		if strings.HasPrefix(l, "\t") {
+			return false
+		}
+		if strings.TrimLeft(l, " ") != "" {
+			nonBlank = true
+		}
+	}
+	return nonBlank
+}
+
+// blockIndicator is the header of a block scalar written over old: folded
+// (>) kept for one-line text, literal (|) otherwise, with an indentation
+// indicator when leading spaces on the first line with text would be read
+// as indentation (ok is false when old's indentation cannot be given so).
+func blockIndicator(lines []string, old *span.Node) (string, bool) {
+	indicator := "|"
+	if old.Style == span.Folded && len(lines) == 1 {
+		indicator = ">"
+	}
+	if !needsIndentIndicator(lines) {
+		return indicator, true
+	}
+	m := old.BlockIndent - max(old.ParentIndent, 0)
+	if m < 1 || m > 9 {
+		return "", false
+	}
+	return indicator + string(rune('0'+m)), true
 }
 
 // yamlKey writes a new map key.

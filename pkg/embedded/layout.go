@@ -76,32 +76,60 @@ func (d *doc) layoutWalk(n *span.Node, f *layoutFacts) {
 		return
 	}
 	d.Open(n)
-	if n.Kind == span.Map && len(n.Keys) > 0 && !f.colonFound {
-		f.colon = d.Text[n.Keys[0].End:n.Children[0].Start]
-		if strings.ContainsAny(f.colon, "\n\r") {
-			f.colon = ": "
-		}
-		f.colonFound = true
+	if !f.colonFound {
+		d.colonFact(n, f)
 	}
-	if len(n.Children) > 0 && !f.unitFound {
-		first := entryStart(n, 0)
-		if d.LineOf(first) != d.LineOf(n.Start) {
-			outer, inner := d.lineIndent(n.Start), d.lineIndent(first)
-			if strings.HasPrefix(inner, outer) && len(inner) > len(outer) {
-				f.unit = inner[len(outer):]
-				f.unitFound = true
-			}
-		}
+	if !f.unitFound {
+		d.unitFact(n, f)
 	}
-	if len(n.Children) > 1 && !f.commaFound {
-		gapStart := strings.IndexByte(d.Text[n.Children[0].End:], ',') + n.Children[0].End + 1
-		if gap := d.Text[gapStart:entryStart(n, 1)]; !strings.ContainsAny(gap, "\n\r") {
-			f.comma = gap
-			f.commaFound = true
-		}
+	if !f.commaFound {
+		d.commaFact(n, f)
 	}
 	for _, c := range n.Children {
 		d.layoutWalk(c, f)
+	}
+}
+
+// colonFact takes the spacing between the first key of map n and its
+// value (": " when they are on different lines).
+func (d *doc) colonFact(n *span.Node, f *layoutFacts) {
+	if n.Kind != span.Map || len(n.Keys) == 0 {
+		return
+	}
+	f.colon = d.Text[n.Keys[0].End:n.Children[0].Start]
+	if strings.ContainsAny(f.colon, "\n\r") {
+		f.colon = ": "
+	}
+	f.colonFound = true
+}
+
+// unitFact takes the indentation step of n when its first entry starts a
+// line indented further than n's.
+func (d *doc) unitFact(n *span.Node, f *layoutFacts) {
+	if len(n.Children) == 0 {
+		return
+	}
+	first := entryStart(n, 0)
+	if d.LineOf(first) == d.LineOf(n.Start) {
+		return
+	}
+	outer, inner := d.lineIndent(n.Start), d.lineIndent(first)
+	if strings.HasPrefix(inner, outer) && len(inner) > len(outer) {
+		f.unit = inner[len(outer):]
+		f.unitFound = true
+	}
+}
+
+// commaFact takes the spacing after the first comma of n when its first
+// two entries are on one line.
+func (d *doc) commaFact(n *span.Node, f *layoutFacts) {
+	if len(n.Children) < 2 {
+		return
+	}
+	gapStart := strings.IndexByte(d.Text[n.Children[0].End:], ',') + n.Children[0].End + 1
+	if gap := d.Text[gapStart:entryStart(n, 1)]; !strings.ContainsAny(gap, "\n\r") {
+		f.comma = gap
+		f.commaFound = true
 	}
 }
 

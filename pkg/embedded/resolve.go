@@ -35,6 +35,11 @@ type place struct {
 	key    *span.Node
 }
 
+// resolve returns the places path[i:] leads to from n, which addr
+// reaches from the root as child of parent. With create and edit, a
+// missing key or element is a place to add it; with edit, an alias on the
+// way is an error (writing through it would change what its anchor holds),
+// and without, it is followed.
 func (d *doc) resolve(n *span.Node, path fieldpath.Path, i int, addr []int, parent *span.Node, create, edit bool) ([]place, error) {
 	here := place{n: n, addr: addr, at: i, parent: parent}
 	if parent != nil && parent.Kind == span.Map && len(addr) > 0 {
@@ -44,21 +49,37 @@ func (d *doc) resolve(n *span.Node, path fieldpath.Path, i int, addr []int, pare
 		return []place{here}, nil
 	}
 	if n.Kind == span.Alias {
-		if edit {
-			return nil, d.errorf(i, "%s reaches the alias *%s; edit the value at its anchor &%s instead", path[:i], n.Source.Value, n.Source.Value)
+		target, err := d.throughAlias(n, path, i, edit)
+		if err != nil {
+			return nil, err
 		}
-		target := d.Anchored(n)
-		if target == nil {
-			return nil, d.errorf(i, "cannot follow the alias *%s", n.Source.Value)
-		}
-		n = target
-		here.n = n
+		n, here.n = target, target
 	}
-	seg := path[i]
 	d.Open(n)
 	if n.Kind == span.Scalar {
 		return d.intoScalar(here, path, i, create, edit)
 	}
+	return d.selectIn(here, path, create, edit)
+}
+
+// throughAlias returns the value the alias n stands for, which path[i:]
+// goes on into, unless the path is being edited.
+func (d *doc) throughAlias(n *span.Node, path fieldpath.Path, i int, edit bool) (*span.Node, error) {
+	if edit {
+		return nil, d.errorf(i, "%s reaches the alias *%s; edit the value at its anchor &%s instead", path[:i], n.Source.Value, n.Source.Value)
+	}
+	target := d.Anchored(n)
+	if target == nil {
+		return nil, d.errorf(i, "cannot follow the alias *%s", n.Source.Value)
+	}
+	return target, nil
+}
+
+// selectIn resolves the segment path[here.at] in the map or list here.n:
+// one child, several, or none, which is a place to add to or an error.
+func (d *doc) selectIn(here place, path fieldpath.Path, create, edit bool) ([]place, error) {
+	n, i, addr := here.n, here.at, here.addr
+	seg := path[i]
 	sel, err := fieldpath.Select(docTree{d, i}, n, seg)
 	switch {
 	case err != nil:

@@ -172,27 +172,44 @@ func (v *verifier) matchesWant(n *span.Node, want *yaml.Node) bool {
 	v.new.Open(n)
 	switch want.Kind {
 	case yaml.MappingNode:
-		if n.Kind != span.Map || 2*len(n.Children) != len(want.Content) {
-			return false
-		}
-		for i := range n.Children {
-			k := want.Content[2*i]
-			if n.Keys[i].Kind != span.Scalar || n.Keys[i].Value != k.Value || !v.matchesWant(n.Children[i], want.Content[2*i+1]) {
-				return false
-			}
-		}
-		return true
+		return v.matchesMap(n, want)
 	case yaml.SequenceNode:
-		if n.Kind != span.Seq || len(n.Children) != len(want.Content) {
+		return v.matchesList(n, want)
+	}
+	return matchesScalar(n, want)
+}
+
+// matchesMap is matchesWant for a map: the same keys, in order, with
+// values that match.
+func (v *verifier) matchesMap(n *span.Node, want *yaml.Node) bool {
+	if n.Kind != span.Map || 2*len(n.Children) != len(want.Content) {
+		return false
+	}
+	for i := range n.Children {
+		k := want.Content[2*i]
+		if n.Keys[i].Kind != span.Scalar || n.Keys[i].Value != k.Value || !v.matchesWant(n.Children[i], want.Content[2*i+1]) {
 			return false
 		}
-		for i := range n.Children {
-			if !v.matchesWant(n.Children[i], want.Content[i]) {
-				return false
-			}
-		}
-		return true
 	}
+	return true
+}
+
+// matchesList is matchesWant for a list: elements that match, in order.
+func (v *verifier) matchesList(n *span.Node, want *yaml.Node) bool {
+	if n.Kind != span.Seq || len(n.Children) != len(want.Content) {
+		return false
+	}
+	for i := range n.Children {
+		if !v.matchesWant(n.Children[i], want.Content[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchesScalar is matchesWant for a scalar: the same value and type (an
+// integer and a float are both numbers; no tag is a string).
+func matchesScalar(n *span.Node, want *yaml.Node) bool {
 	if n.Kind != span.Scalar || n.Value != want.Value {
 		return false
 	}

@@ -18,14 +18,16 @@ type batch struct {
 	checks map[string]check
 	// touched records every place a change writes, for overlaps.
 	touched []touch
-	// groups: maps and lists that gain or lose entries, by address.
+	// groups holds the maps and lists that gain or lose entries, by
+	// address.
 	groups     map[string]*group
 	groupOrder []string
-	// nested: strings holding documents that changes go into.
+	// nested holds the strings holding documents that changes go into.
 	nested      map[string]*nested
 	nestedOrder []string
 }
 
+// touchKind is what a change does at a place it touches.
 type touchKind uint8
 
 const (
@@ -35,6 +37,7 @@ const (
 	inside                     // the document in the string at addr is edited
 )
 
+// touch is a place, by address, that change touches, and how.
 type touch struct {
 	kind   touchKind
 	addr   string
@@ -46,8 +49,8 @@ type group struct {
 	p       place
 	appends []appended
 	gone    map[int]bool
-	// goneAt: for each entry deleted, the segment of the path that names
-	// it, for messages.
+	// goneAt is, for each entry deleted, the segment of the path that
+	// names it, for messages.
 	goneAt map[int]int
 }
 
@@ -68,10 +71,12 @@ type nested struct {
 	changes []Change
 }
 
+// touch records that change touches addr.
 func (b *batch) touch(kind touchKind, addr []int, change int) {
 	b.touched = append(b.touched, touch{kind, addrKey(addr), change})
 }
 
+// group returns the group of the map or list at p, made on first use.
 func (b *batch) group(p place) *group {
 	key := addrKey(p.addr)
 	g := b.groups[key]
@@ -86,6 +91,8 @@ func (b *batch) group(p place) *group {
 	return g
 }
 
+// nest hands change c, at the string at p, to the batch of changes of the
+// document that string holds, with the path left inside it.
 func (b *batch) nest(p place, change int, c Change) {
 	key := addrKey(p.addr)
 	nd := b.nested[key]
@@ -102,6 +109,7 @@ func (b *batch) nest(p place, change int, c Change) {
 	nd.changes = append(nd.changes, c)
 }
 
+// replace writes v over the value at p.
 func (b *batch) replace(p place, change int, v *yaml.Node) error {
 	e, c, err := b.d.replace(p, v)
 	if err != nil {
@@ -123,6 +131,7 @@ func (b *batch) asError(err error, p place) error {
 	return &Error{Segment: max(p.at-1, 0), Msg: err.Error() + b.d.of()}
 }
 
+// add records edit e of the value at addr and what verify checks there.
 func (b *batch) add(addr []int, e edit, c check) {
 	e.depth = len(addr)
 	b.edits = append(b.edits, e)
@@ -321,6 +330,7 @@ func (d *doc) deletedKey(n *span.Node, key string, seg int) (int, error) {
 	return idx, nil
 }
 
+// onlyDeletes reports whether every change deletes, for messages.
 func (b *batch) onlyDeletes(changes []Change) bool {
 	for _, c := range changes {
 		if !c.Delete {

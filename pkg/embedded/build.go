@@ -88,12 +88,14 @@ func (d *doc) buildElement(list *span.Node, path fieldpath.Path, at int, set Set
 	return buildElement(path, at, set, tag)
 }
 
+// mapOf makes the map {key: v}.
 func mapOf(key string, v *yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
 		{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: key}, v,
 	}}
 }
 
+// wrapBuild adds the name of the holder to a message of build.
 func (d *doc) wrapBuild(err error) error {
 	if e, ok := err.(*Error); ok {
 		return &Error{Segment: e.Segment, Msg: e.Msg + d.of()}

@@ -14,6 +14,7 @@ type docTree struct {
 
 var _ fieldpath.Tree[*span.Node] = docTree{}
 
+// Shape tells a map, a list and a scalar apart (an alias is Other).
 func (t docTree) Shape(n *span.Node) fieldpath.Shape {
 	switch n.Kind {
 	case span.Map:
@@ -26,11 +27,13 @@ func (t docTree) Shape(n *span.Node) fieldpath.Shape {
 	return fieldpath.Other
 }
 
+// Len is the number of entries of a map or list.
 func (t docTree) Len(n *span.Node) int {
 	t.d.Open(n)
 	return len(n.Children)
 }
 
+// Lookup finds a map's key (findKey).
 func (t docTree) Lookup(n *span.Node, key string) (int, error) { return t.d.findKey(n, key, t.seg) }
 
 // Element is a list element, an alias followed to its anchor (nil when it
@@ -46,6 +49,7 @@ func (t docTree) Element(n *span.Node, i int) *span.Node {
 	return el
 }
 
+// Field returns the scalar value of a map element's key, for [key=value].
 func (t docTree) Field(n *span.Node, key string) (string, bool) {
 	t.d.Open(n)
 	for j, k := range n.Keys {
@@ -57,4 +61,5 @@ func (t docTree) Field(n *span.Node, key string) (string, bool) {
 	return "", false
 }
 
+// Value is a scalar element's value, for [=value].
 func (t docTree) Value(n *span.Node) string { return n.Value }

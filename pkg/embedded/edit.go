@@ -58,7 +58,7 @@ func Edit(text string, opts Options, changes ...Change) (string, error) {
 	return out, err
 }
 
-// errOneByOne: the batch cannot be written in one pass.
+// errOneByOne says that the batch cannot be written in one pass.
 var errOneByOne = errors.New("the changes must be applied one by one")
 
 // editBatch is Edit in one pass: the changes are worked out on one parse
@@ -105,6 +105,8 @@ type edit struct {
 	depth int
 }
 
+// apply writes the edits into text, in order of offset; edits that overlap
+// are an error.
 func apply(text string, edits []edit) (string, error) {
 	sort.SliceStable(edits, func(i, j int) bool {
 		a, b := edits[i], edits[j]

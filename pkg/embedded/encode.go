@@ -78,6 +78,7 @@ func doubleQuote(s string, escape func(rune) bool) string {
 	return b.String()
 }
 
+// writeU4 writes r as a \u escape of four hex digits.
 func writeU4(b *strings.Builder, r rune) {
 	const hex = "0123456789abcdef"
 	b.WriteString(`\u`)
@@ -87,6 +88,7 @@ func writeU4(b *strings.Builder, r rune) {
 	b.WriteByte(hex[r&0xf])
 }
 
+// hexOf returns r in lower-case hex, without leading zeros.
 func hexOf(r rune) string {
 	const hex = "0123456789abcdef"
 	var buf [8]byte
@@ -182,10 +184,10 @@ func yamlImplicitNonString(s string) bool {
 	return scalar.NeedsQuotes(s)
 }
 
-// yamlScalar writes a scalar of the given type for a YAML document. prefer
-// is the style of the value being replaced, kept when it can hold the new
-// text; blockIndent and parentIndent are the old block scalar's content and
-// parent indentation.
+// yamlScalar writes a scalar of the given type for a YAML document. The
+// style of old, the scalar being replaced (nil for a new value), is kept
+// when it can hold the new text; a block scalar keeps old's indentation
+// too.
 func yamlScalar(tag, value string, old *span.Node, inFlow bool, newline string) string {
 	switch tag {
 	case span.IntTag, span.FloatTag:

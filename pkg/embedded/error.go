@@ -15,17 +15,19 @@ type Error struct {
 	// resolved when it failed.
 	Segment int
 	Msg     string
-	// Missing: the segment names a map key, or a list element, that is
-	// not there and that Options.Create would add.
+	// Missing is set when the segment names a map key, or a list
+	// element, that is not there and that Options.Create would add.
 	Missing bool
 	// Near is, for a missing map key, the key there nearest to it (a
 	// likely typo), unless the text is secret; or "".
 	Near string
-	// NamedJSON: the text is valid YAML but not the JSON the name of the
-	// key holding it (….json) says it is (Options.Format overrides that).
+	// NamedJSON is set when the text is valid YAML but not the JSON the
+	// name of the key holding it (….json) says it is (Options.Format
+	// overrides that).
 	NamedJSON bool
 }
 
+// Error returns the message.
 func (e *Error) Error() string { return e.Msg }
 
 // of is the suffix naming the holder in messages.
@@ -36,6 +38,7 @@ func (d *doc) of() string {
 	return " of " + d.where.String()
 }
 
+// errorf is an *Error at segment seg, naming the holder.
 func (d *doc) errorf(seg int, format string, args ...any) error {
 	return &Error{Segment: seg, Msg: fmt.Sprintf(format, args...) + d.of()}
 }
@@ -64,6 +67,7 @@ func (d *doc) describe(n *span.Node) string {
 	return fmt.Sprintf("%s %s at line %d, column %d", d.format, what, line, col)
 }
 
+// whereName names the text in messages: the string at its place, if known.
 func whereName(where fieldpath.Path) string {
 	if len(where) == 0 {
 		return "the text"
@@ -83,6 +87,7 @@ func showValue(s string, secret bool) string {
 // hidden stands for a secret value in messages.
 const hidden = "a secret value (not shown)"
 
+// abbreviate quotes s for a message, cut after 40 bytes.
 func abbreviate(s string) string {
 	const max = 40
 	if len(s) > max {
@@ -91,6 +96,7 @@ func abbreviate(s string) string {
 	return strconv.Quote(s)
 }
 
+// keyList lists the first keys of map n for a message about a key it lacks.
 func keyList(n *span.Node) string {
 	if len(n.Keys) == 0 {
 		return " (it is empty)"

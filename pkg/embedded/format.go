@@ -12,6 +12,7 @@ const (
 	YAML
 )
 
+// String returns "JSON" or "YAML".
 func (f Format) String() string {
 	if f == JSON {
 		return "JSON"

@@ -64,6 +64,8 @@ func scalarTag(old *span.Node, v *yaml.Node) string {
 	return KeptTag("", v)
 }
 
+// numberTag is the tag of a JSON number: a float when it has a fraction
+// or an exponent.
 func numberTag(s string) string {
 	if strings.ContainsAny(s, ".eE") {
 		return span.FloatTag

@@ -56,6 +56,7 @@ type layoutFacts struct {
 	colonFound, commaFound, unitFound bool
 }
 
+// done reports whether every fact is found.
 func (f *layoutFacts) done() bool { return f.colonFound && f.commaFound && f.unitFound }
 
 // fill takes what f has not found from g, found further on.
@@ -71,6 +72,8 @@ func (f *layoutFacts) fill(g *layoutFacts) {
 	}
 }
 
+// layoutWalk looks for the facts f lacks in n and below, depth first, and
+// stops when it has them all.
 func (d *doc) layoutWalk(n *span.Node, f *layoutFacts) {
 	if n.Kind != span.Map && n.Kind != span.Seq || f.done() {
 		return
@@ -133,6 +136,7 @@ func (d *doc) commaFact(n *span.Node, f *layoutFacts) {
 	}
 }
 
+// yamlLayout is how new YAML is laid out in this document.
 func (d *doc) yamlLayout() yamlLayout {
 	return yamlLayout{unit: d.Unit, seqIndented: d.SeqIndented >= 0, nl: d.Newline, quote: d.jsonish, given: d.givenStyle,
 		keyQuote: d.keyQuoting()}
@@ -150,6 +154,7 @@ func (d *doc) keyQuoting() span.Style {
 	return *d.keyQuote
 }
 
+// findKeyQuoting works out keyQuoting over every key of the document.
 func (d *doc) findKeyQuoting() span.Style {
 	if d.format != YAML || d.Root == nil {
 		return span.Plain

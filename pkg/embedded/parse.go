@@ -17,20 +17,20 @@ type doc struct {
 	format Format
 	// where names the place holding the text, for messages.
 	where fieldpath.Path
-	// secret: Options.Secret; messages must not show values.
+	// secret is Options.Secret: messages must not show values.
 	secret bool
-	// jsonish: YAML that looks like JSON but is not strict JSON
+	// jsonish marks YAML that looks like JSON but is not strict JSON
 	// ({"a": b}); new strings and keys are double-quoted to match.
 	jsonish bool
 	// raw, when set, is the JSON text SetText writes instead of rendering
 	// the value.
 	raw string
-	// givenType, givenStyle: Options.GivenType and GivenStyle of the edit
-	// under way.
+	// givenType and givenStyle are Options.GivenType and GivenStyle of
+	// the edit under way.
 	givenType, givenStyle bool
-	// layout: what the JSON text says of its layout (jsonLayout).
+	// layout is what the JSON text says of its layout (jsonLayout).
 	layout *layoutFacts
-	// keyQuote: how every key is quoted, if alike (keyQuoting); nil
+	// keyQuote is how every key is quoted, if alike (keyQuoting); nil
 	// until needed.
 	keyQuote *span.Style
 }

@@ -11,16 +11,17 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 )
 
+// placeKind is what a change does at a place.
 type placeKind uint8
 
 const (
-	// atNode: the path ends at an existing node, which is replaced.
+	// atNode is an existing node the path ends at, which is replaced.
 	atNode placeKind = iota
-	// inString: a string holding a document; the path continues inside.
+	// inString is a string holding a document the path continues in.
 	inString
-	// addTo: a key or an element is added to a map or list.
+	// addTo is a map or list that a key or an element is added to.
 	addTo
-	// overNull: a null is replaced by the maps and lists the path needs.
+	// overNull is a null replaced by the maps and lists the path needs.
 	overNull
 )
 
@@ -160,6 +161,8 @@ func (d *doc) each(n *span.Node, path fieldpath.Path, i int, addr []int, create,
 	return out, nil
 }
 
+// findKey returns the index of key in map n, -1 when it has none; segment
+// seg of the path names it, for messages.
 func (d *doc) findKey(n *span.Node, key string, seg int) (int, error) {
 	j, err := d.findKeySpelled(n, key, seg)
 	if err != nil || j < 0 || n.YAMLInfo == nil || n.Source == nil {
@@ -213,11 +216,14 @@ func (d *doc) nearKey(n *span.Node, key string) string {
 	return suggest.Nearest(key, keys)
 }
 
+// joinPath returns a followed by b, in a new slice.
 func joinPath(a, b fieldpath.Path) fieldpath.Path {
 	out := make(fieldpath.Path, 0, len(a)+len(b))
 	return append(append(out, a...), b...)
 }
 
+// appendAddr returns the address of child i of the node at addr, in a new
+// slice.
 func appendAddr(addr []int, i int) []int {
 	out := make([]int, len(addr)+1)
 	copy(out, addr)
@@ -225,6 +231,7 @@ func appendAddr(addr []int, i int) []int {
 	return out
 }
 
+// addrKey spells an address as a map key: "/0/3".
 func addrKey(addr []int) string {
 	var b strings.Builder
 	for _, a := range addr {

@@ -35,6 +35,7 @@ func (d *doc) verify(out string, checks map[string]check) (*doc, error) {
 	return nd, nil
 }
 
+// verifier compares a document with its edited version.
 type verifier struct {
 	old, new *doc
 	checks   map[string]check
@@ -52,6 +53,8 @@ func (v *verifier) same(o, n *span.Node) bool {
 	return sameYAML(o, n)
 }
 
+// sameYAML reports whether two YAML subtrees hold the same values, keys
+// and aliases.
 func sameYAML(o, n *span.Node) bool {
 	if o.Kind != n.Kind || len(o.Children) != len(n.Children) {
 		return false
@@ -73,6 +76,8 @@ func sameYAML(o, n *span.Node) bool {
 	return true
 }
 
+// compare compares the value at addr before (o) and after (n) the edit:
+// equal, unless the address was edited, where it must read as checked.
 func (v *verifier) compare(o, n *span.Node, addr string) error {
 	if !v.onPath[addr] {
 		if !v.same(o, n) {
@@ -157,6 +162,7 @@ func (v *verifier) compareMoved(o, n *span.Node, oldAddr, newAddr string) error 
 	return v.compare(o, n, oldAddr)
 }
 
+// where names an address in messages.
 func where(addr string) string {
 	if addr == "" {
 		return "the top"
@@ -220,6 +226,7 @@ func matchesScalar(n *span.Node, want *yaml.Node) bool {
 	return n.Tag == wt || (isNumberTag(n.Tag) && isNumberTag(wt))
 }
 
+// isNumberTag reports whether t is the tag of a number.
 func isNumberTag(t string) bool { return t == span.IntTag || t == span.FloatTag }
 
 // check is what verify expects to find after an edit at one address: the
@@ -227,8 +234,8 @@ func isNumberTag(t string) bool { return t == span.IntTag || t == span.FloatTag 
 // gained.
 type check struct {
 	want *yaml.Node // as it must read back
-	// gone: the indexes of the entries deleted; added: the entries
-	// appended, in order.
+	// gone holds the indexes of the entries deleted, and added the
+	// entries appended, in order.
 	gone  map[int]bool
 	added []addedCheck
 }

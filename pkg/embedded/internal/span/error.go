@@ -9,11 +9,12 @@ type SyntaxError struct {
 	// offset is the byte offset of the failure, -1 when the parser named
 	// no place.
 	offset int
-	// lineOnly: yaml.v3 reported a line but no column; offset is the
-	// line's start.
+	// lineOnly is set when yaml.v3 reported a line but no column;
+	// offset is then the line's start.
 	lineOnly bool
 }
 
+// Error returns the parser's message, without the position.
 func (e *SyntaxError) Error() string { return e.Msg }
 
 // Position returns the 1-based line and column of the failure: line 0 when

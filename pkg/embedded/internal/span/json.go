@@ -82,10 +82,12 @@ func (t *Tree) Open(n *Node) {
 // maxDepth bounds nesting so that hostile input cannot exhaust the stack.
 const maxDepth = 1000
 
+// errorf is a syntax error at p.pos.
 func (p *jsonParser) errorf(format string, args ...any) error {
 	return &SyntaxError{Msg: fmt.Sprintf(format, args...), text: p.s, offset: p.pos}
 }
 
+// describeHere names the character at p.pos for a message.
 func (p *jsonParser) describeHere() string {
 	if p.pos >= len(p.s) {
 		return "end of text"
@@ -94,6 +96,7 @@ func (p *jsonParser) describeHere() string {
 	return strconv.QuoteRune(r)
 }
 
+// skipSpace moves past JSON white space.
 func (p *jsonParser) skipSpace() {
 	for p.pos < len(p.s) {
 		switch p.s[p.pos] {
@@ -161,6 +164,7 @@ func (p *jsonParser) word() (*Node, error) {
 	return nil, p.errorf("unexpected %s, expected a value", p.describeHere())
 }
 
+// literal reads word, a name of JSON's, whose tag is tag.
 func (p *jsonParser) literal(word, tag string) (*Node, error) {
 	p.pos += len(word)
 	if !p.build {
@@ -321,6 +325,7 @@ func (p *jsonParser) digits() int {
 	return n
 }
 
+// stringNode reads a string and builds its node.
 func (p *jsonParser) stringNode() (*Node, error) {
 	start := p.pos
 	v, err := p.str()
@@ -376,6 +381,8 @@ func (p *jsonParser) str() (string, error) {
 	}
 }
 
+// escape decodes the escape at p.pos into b. A lone surrogate becomes
+// U+FFFD, as encoding/json has it.
 func (p *jsonParser) escape(b *strings.Builder) error {
 	if p.pos+1 >= len(p.s) {
 		return p.errorf("unexpected end of text inside a string")
@@ -412,6 +419,7 @@ func (p *jsonParser) escape(b *strings.Builder) error {
 
 var jsonEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
+// hex4 reads the four hex digits of a \u escape at offset at.
 func (p *jsonParser) hex4(at int) (rune, error) {
 	if at+4 > len(p.s) {
 		p.pos = at

@@ -21,6 +21,7 @@ func (t *Tree) Position(off int) (line, col int) {
 	return position(t.Text, t.Lines(), off)
 }
 
+// position is Tree.Position for a text and its line starts.
 func position(text string, lines []int, off int) (line, col int) {
 	lo, hi := 0, len(lines)-1
 	for lo < hi {

@@ -122,7 +122,7 @@ type Tree struct {
 	// indented, -1 when they are not, 0 when the document does not say.
 	SeqIndented int
 
-	// yamlBreaks: NEL, LS and PS break lines too (YAML).
+	// yamlBreaks is set for YAML, where NEL, LS and PS break lines too.
 	yamlBreaks bool
 	lines      []int // byte offset of the start of each line
 	byYAML     map[*yaml.Node]*Node

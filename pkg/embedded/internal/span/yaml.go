@@ -42,6 +42,8 @@ func ParseYAML(text string) (*Tree, error) {
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// yamlSyntaxError makes a SyntaxError of yaml.v3's error, at the line it
+// names.
 func yamlSyntaxError(text string, err error) error {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -56,6 +58,7 @@ func yamlSyntaxError(text string, err error) error {
 	return &SyntaxError{Msg: strings.TrimPrefix(msg, "yaml: "), offset: -1}
 }
 
+// yamlConverter builds the span tree of a document from yaml.v3's nodes.
 type yamlConverter struct {
 	t      *Tree
 	byYAML map[*yaml.Node]*Node
@@ -88,6 +91,8 @@ func (c *yamlConverter) offset(line, col int) (int, error) {
 	return off, nil
 }
 
+// convert builds the node of yn, whose block (if any) is indented by
+// parentIndent, and its children.
 func (c *yamlConverter) convert(yn *yaml.Node, parentIndent int, inFlow bool) (*Node, error) {
 	start, err := c.offset(yn.Line, yn.Column)
 	if err != nil {
@@ -162,6 +167,7 @@ func (c *yamlConverter) skipPropertyTokens(i int) int {
 	return end
 }
 
+// scalar spans a scalar by its style.
 func (c *yamlConverter) scalar(n *Node, yn *yaml.Node) error {
 	n.Kind = Scalar
 	n.Value = yn.Value

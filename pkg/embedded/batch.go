@@ -3,7 +3,6 @@ package embedded
 import (
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
@@ -27,68 +26,12 @@ type batch struct {
 	nestedOrder []string
 }
 
-// touchKind is what a change does at a place it touches.
-type touchKind uint8
-
-const (
-	replaced  touchKind = iota // the value at addr is rewritten
-	deleted                    // the entry at addr goes
-	container                  // entries are added to or deleted from addr
-	inside                     // the document in the string at addr is edited
-)
-
-// touch is a place, by address, that change touches, and how.
-type touch struct {
-	kind   touchKind
-	addr   string
-	change int
-}
-
-// group is a map or list gaining or losing entries.
-type group struct {
-	p       place
-	appends []appended
-	gone    map[int]bool
-	// goneAt is, for each entry deleted, the segment of the path that
-	// names it, for messages.
-	goneAt map[int]int
-}
-
-// appended is an entry a change adds.
-type appended struct {
-	change int
-	seg    fieldpath.Segment
-	v      *yaml.Node
-	raw    string // JSON text to write as it is (SetText)
-	want   *yaml.Node
-}
-
 // nested is a string whose document changes edit: they are applied to it
 // as one batch.
 type nested struct {
 	p       place
 	where   fieldpath.Path
 	changes []Change
-}
-
-// touch records that change touches addr.
-func (b *batch) touch(kind touchKind, addr []int, change int) {
-	b.touched = append(b.touched, touch{kind, addrKey(addr), change})
-}
-
-// group returns the group of the map or list at p, made on first use.
-func (b *batch) group(p place) *group {
-	key := addrKey(p.addr)
-	g := b.groups[key]
-	if g == nil {
-		if b.groups == nil {
-			b.groups = map[string]*group{}
-		}
-		g = &group{p: p, gone: map[int]bool{}, goneAt: map[int]int{}}
-		b.groups[key] = g
-		b.groupOrder = append(b.groupOrder, key)
-	}
-	return g
 }
 
 // nest hands change c, at the string at p, to the batch of changes of the
@@ -340,89 +283,6 @@ func (b *batch) onlyDeletes(changes []Change) bool {
 	return true
 }
 
-// overlaps refuses changes that write or delete at or inside the same
-// place, or create the same key.
-func (b *batch) overlaps(changes []Change) error {
-	i, j, found := b.blockedTouch()
-	if !found {
-		i, j, found = b.createdTwice()
-	}
-	if !found {
-		return nil
-	}
-	if i > j {
-		i, j = j, i
-	}
-	return &Error{Msg: fmt.Sprintf("the changes at %s and %s overlap: apply them one after the other", changes[i].Path, changes[j].Path) + b.d.of()}
-}
-
-// blockedTouch finds two changes of which one rewrites or deletes a place
-// and the other touches that place, or a place below it.
-func (b *batch) blockedTouch() (int, int, bool) {
-	blocked := map[string]int{}
-	for _, t := range b.touched {
-		if t.kind != replaced && t.kind != deleted {
-			continue
-		}
-		if j, ok := blocked[t.addr]; ok {
-			return j, t.change, true
-		}
-		blocked[t.addr] = t.change
-	}
-	for _, t := range b.touched {
-		if j, ok := blocker(blocked, t); ok {
-			return j, t.change, true
-		}
-	}
-	return 0, 0, false
-}
-
-// blocker returns the change, among those blocked holds by address, that
-// rewrites or deletes a place above t, or t's own place when t adds or
-// deletes entries there or edits inside it.
-func blocker(blocked map[string]int, t touch) (int, bool) {
-	a := t.addr
-	if t.kind == container || t.kind == inside {
-		if j, ok := blocked[a]; ok {
-			return j, true
-		}
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		if a[i] != '/' {
-			continue
-		}
-		if j, ok := blocked[a[:i]]; ok {
-			return j, true
-		}
-	}
-	return 0, false
-}
-
-// createdTwice finds two changes that create the same entry: a key is
-// created once; a list gains one element, or several that [key=value]
-// tells apart.
-func (b *batch) createdTwice() (int, int, bool) {
-	for _, key := range b.groupOrder {
-		g := b.groups[key]
-		for x := range g.appends {
-			for y := x + 1; y < len(g.appends); y++ {
-				if !g.distinct(g.appends[x].seg, g.appends[y].seg) {
-					return g.appends[x].change, g.appends[y].change, true
-				}
-			}
-		}
-	}
-	return 0, 0, false
-}
-
-// distinct reports whether s and t create different entries of the group.
-func (g *group) distinct(s, t fieldpath.Segment) bool {
-	if g.p.n.Kind == span.Seq {
-		return s.Kind == fieldpath.Match && t.Kind == fieldpath.Match && s.Key == t.Key && s.Value != t.Value
-	}
-	return s.Key != t.Key
-}
-
 // finishNested edits the document in a string with the changes that go
 // into it, and writes the string back.
 func (b *batch) finishNested(nd *nested) error {
@@ -436,89 +296,4 @@ func (b *batch) finishNested(nd *nested) error {
 	}
 	b.add(nd.p.addr, e, c)
 	return nil
-}
-
-// finishGroup writes the entries a map or list loses and gains.
-func (b *batch) finishGroup(key string, g *group) error {
-	k := len(g.p.n.Children)
-	allGone := k > 0 && len(g.gone) == k
-	switch {
-	case b.oneByOne(g, allGone):
-		return errOneByOne
-	case allGone && len(g.appends) == 0:
-		return b.emptyGroup(g)
-	}
-	c := check{gone: g.gone}
-	if err := b.deleteEntries(g); err != nil {
-		return err
-	}
-	if len(g.appends) > 0 {
-		c.added = b.appendEntries(g, allGone)
-	}
-	b.checks[key] = c
-	return nil
-}
-
-// oneByOne reports whether g is a YAML block map that loses its last
-// entry, along with others or gaining new ones: which comments stay then
-// depends on the order of the changes.
-func (b *batch) oneByOne(g *group, allGone bool) bool {
-	n := g.p.n
-	k := len(n.Children)
-	if b.d.format != YAML || n.Flow {
-		return false
-	}
-	return allGone && k > 1 || len(g.appends) > 0 && g.gone[k-1]
-}
-
-// emptyGroup writes as {} a map that loses every entry and gains none:
-// nothing would be left to show its layout.
-func (b *batch) emptyGroup(g *group) error {
-	e, err := b.d.emptyMap(g.p)
-	if err != nil {
-		return &Error{Msg: err.Error() + b.d.of()}
-	}
-	b.add(g.p.addr, e, check{want: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}})
-	return nil
-}
-
-// deleteEntries writes the deletion of each entry g loses, in order.
-func (b *batch) deleteEntries(g *group) error {
-	idxs := make([]int, 0, len(g.gone))
-	for i := range g.gone {
-		idxs = append(idxs, i)
-	}
-	sort.Ints(idxs)
-	for _, i := range idxs {
-		e, err := b.d.deleteEntry(g.p, i, g.gone)
-		if err != nil {
-			return &Error{Segment: g.goneAt[i], Msg: err.Error() + b.d.of()}
-		}
-		e.depth = len(g.p.addr)
-		b.edits = append(b.edits, e)
-	}
-	return nil
-}
-
-// appendEntries writes the entries g gains and returns what must read
-// back.
-func (b *batch) appendEntries(g *group, allGone bool) []addedCheck {
-	d, n := b.d, g.p.n
-	var e edit
-	if d.format == JSON {
-		e = d.addJSON(n, g.appends, allGone)
-	} else {
-		e = d.addYAML(n, g.appends, allGone)
-	}
-	e.depth = len(g.p.addr)
-	b.edits = append(b.edits, e)
-	added := make([]addedCheck, 0, len(g.appends))
-	for _, a := range g.appends {
-		ac := addedCheck{want: a.want}
-		if n.Kind == span.Map {
-			ac.key = a.seg.Key
-		}
-		added = append(added, ac)
-	}
-	return added
 }

@@ -16,6 +16,11 @@ func (d *doc) addValue(p place, path fieldpath.Path, set Setter) (*yaml.Node, *y
 	if d.raw != "" && (p.at+1 != len(path) || seg.Kind == fieldpath.Match || d.format != JSON) {
 		return nil, nil, d.errorf(p.at, "cannot create %s: SetText writes only the last key or element of a JSON document", path[p.at:])
 	}
+	if n.Kind == span.Map {
+		if err := d.newKeyClash(n, seg.Key, p.at); err != nil {
+			return nil, nil, err
+		}
+	}
 	var v *yaml.Node
 	var err error
 	if n.Kind == span.Seq && seg.Kind == fieldpath.Match {

@@ -33,6 +33,9 @@ type doc struct {
 	// keyQuote is how every key is quoted, if alike (keyQuoting); nil
 	// until needed.
 	keyQuote *span.Style
+	// keyForms holds, by map, the forms of its keys that readers do not
+	// take for strings (keyFormsOf).
+	keyForms map[*span.Node]map[string]int
 }
 
 // parseCached parses text, or takes its parse from the cache. Documents

@@ -9,6 +9,7 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // placeKind is what a change does at a place.
@@ -189,6 +190,56 @@ func (d *doc) findKey(n *span.Node, key string, seg int) (int, error) {
 		return 0, d.errorf(seg, "key %q appears twice in the %s, spelled %q too (YAML readers take both for one key)", key, d.describe(n), other)
 	}
 	return j, nil
+}
+
+// newKeyClash refuses to create key in the YAML map n when a key there,
+// spelled otherwise, is one readers take for the same key ("00" for "0",
+// True for "true"): the map would then hold the key twice for them (fuzz
+// finding 9d5cd920646d32d3). The new key is a string for every reader,
+// quoted if need be, so it is checked as a quoted one.
+func (d *doc) newKeyClash(n *span.Node, key string, seg int) error {
+	if n.YAMLInfo == nil || n.Source == nil {
+		return nil
+	}
+	forms := d.keyFormsOf(n)
+	if len(forms) == 0 {
+		return nil
+	}
+	c := n.Source.Content
+	for _, f := range scalar.KeyForms(&yaml.Node{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: key, Style: yaml.DoubleQuotedStyle}) {
+		if i, ok := forms[f]; ok && c[i].Value != key {
+			msg := fmt.Sprintf("cannot create the key %q in the %s%s: YAML readers take the key %q there for the same key (to change its value, name that key as it is spelled)", key, d.describe(n), d.of(), c[i].Value)
+			return &Error{Segment: seg, Msg: msg}
+		}
+	}
+	return nil
+}
+
+// keyFormsOf indexes the forms (scalar.KeyForms) of the keys of the YAML
+// map n that some reader takes for other than the string they spell: only
+// those can be taken for a new key spelled otherwise. It is worked out once
+// per map, as a batch may create many keys in one.
+func (d *doc) keyFormsOf(n *span.Node) map[string]int {
+	if forms, ok := d.keyForms[n]; ok {
+		return forms
+	}
+	forms := map[string]int{}
+	c := n.Source.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		if scalar.StringForAll(c[i]) {
+			continue
+		}
+		for _, f := range scalar.KeyForms(c[i]) {
+			if _, seen := forms[f]; !seen {
+				forms[f] = i
+			}
+		}
+	}
+	if d.keyForms == nil {
+		d.keyForms = map[*span.Node]map[string]int{}
+	}
+	d.keyForms[n] = forms
+	return forms
 }
 
 // findKeySpelled is findKey for the key spelled as given: the index of

@@ -2,6 +2,7 @@ package rlio
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 
@@ -51,9 +52,13 @@ func (e *itemEmitter) emitItem(n *yaml.Node) bool {
 
 // The writing primitives, as yaml.v3's emitter has them (emitterc.go).
 
+// put writes a byte; like yaml.v3's emitter, the column counts characters,
+// so a UTF-8 continuation byte does not move it.
 func (e *itemEmitter) put(c byte) {
 	e.out = append(e.out, c)
-	e.column++
+	if c&0xC0 != 0x80 {
+		e.column++
+	}
 }
 
 func (e *itemEmitter) putBreak() {
@@ -327,7 +332,7 @@ const (
 // take it: the encoder's choice of style (requestedStyle), the emitter's
 // (selectStyle), then the writing.
 func (e *itemEmitter) scalar(n *yaml.Node, ctx context) bool {
-	if n.Anchor != "" || !printableASCII(n.Value) || !plainComment(n.LineComment) || (ctx.simpleKey() && n.LineComment != "") {
+	if n.Anchor != "" || !printable(n.Value) || !plainComment(n.LineComment) || (ctx.simpleKey() && n.LineComment != "") {
 		return false
 	}
 	style, ok := e.requestedStyle(n)
@@ -424,7 +429,7 @@ func (e *itemEmitter) writePlain(v string) {
 		e.put(' ')
 	}
 	e.out = append(e.out, v...)
-	e.column += len(v)
+	e.column += utf8.RuneCountInString(v)
 	if v != "" {
 		e.whitespace = false
 	}
@@ -602,19 +607,45 @@ func spacingOf(v string) spacing {
 	return sp
 }
 
-// printableASCII reports whether s holds only the characters emitItem writes as they are (and line
-// breaks).
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x20 && c != '\n') || c > 0x7e {
-			return false
+// printable reports whether s holds only characters emitItem writes as
+// they are: what yaml.v3's emitter, writing UTF-8 as kyaml's encoder has it
+// do, takes as printable (is_printable: no control characters, nothing
+// above U+FFFF, no U+FEFF), and no line break but \n (\r, U+0085, U+2028
+// and U+2029 are breaks to YAML, which the emitter treats apart). Tabs are
+// refused too.
+func printable(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
 		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if !printableRune(r) {
+			return false // utf8.RuneError, for one, is not
+		}
+		i += w
 	}
 	return true
 }
 
-// plainComment reports whether emitItem writes comment c (printable ASCII lines).
-func plainComment(c string) bool { return printableASCII(c) }
+// printableRune is is_printable beyond ASCII: U+00A0 to U+D7FF and U+E000
+// to U+FFFD, less U+FEFF and the line breaks U+2028 and U+2029.
+func printableRune(r rune) bool {
+	switch {
+	case r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == utf8.RuneError:
+		return false
+	case r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD:
+		return true
+	}
+	return false
+}
+
+// plainComment reports whether emitItem writes comment c (printable lines).
+func plainComment(c string) bool { return printable(c) }
 
 const longTagPrefix = "tag:yaml.org,2002:"
 

@@ -80,6 +80,8 @@ var values = []string{
 	"'", "''", "a'b", "\"", "a\"b", `a\b`, "[a]", "{a}", "a,b", "&a", "*a", "!a", "|", ">", "%a", "@a", "`a",
 	"a\nb", "a\n", "\n", "\n\n", "a\n\n", "a\n\nb", " a\nb", "a \nb", "a\n b", "a\n\n b\n", "  lead\n", "x\n ",
 	strings.Repeat("long ", 30), strings.Repeat("k", 129), "tab\there", "é", "a\rb", "\x1b",
+	"Réglages d'observabilité — ✓", "日本語: テスト", "ü\nü", "\u00a0", "a\u00a0", "\u0085", "a\u2028b", "a\u2029",
+	"\ufeff", "x\ufeffy", "\ufffd", "\uffff", "😀", "\xff", "é:", "é é", strings.Repeat("é", 70), "#é", "- é",
 }
 
 var tags = []string{"", "!!str", "!!str", "!!str", "!!int", "!!bool", "!!null", "!!float", "!!timestamp",
@@ -88,7 +90,7 @@ var tags = []string{"", "!!str", "!!str", "!!str", "!!int", "!!bool", "!!null", 
 var styles = []yaml.Style{0, 0, 0, 0, yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle, yaml.LiteralStyle,
 	yaml.FoldedStyle, yaml.FlowStyle, yaml.TaggedStyle}
 
-var comments = []string{"", "", "", "", "", "# c", "c", "# a\n# b", "# a\n\n# b", "#", "# é"}
+var comments = []string{"", "", "", "", "", "# c", "c", "# a\n# b", "# a\n\n# b", "#", "# é", "# 日本 ✓", "# a\u2028b", "# 😀"}
 
 // randomNode builds a tree of the shapes resources have, and odd ones.
 func randomNode(r *rand.Rand, depth int) *yaml.Node {

@@ -12,18 +12,21 @@ import (
 // This file writes one item of the ResourceList as yaml.v3's encoder, set up
 // as kyaml sets it up (indent 2, compact sequences, no line folding), writes
 // it as an entry of the items sequence, for the shapes nearly every resource
-// has: block mappings and sequences of printable ASCII scalars, with head
-// comments on keys and entries and line comments on values.
+// has: block mappings and sequences, flow lists and maps of scalars
+// (verbs: ["get"], labels: {app: x}), scalars of printable UTF-8 text, head
+// comments on keys and entries and line comments on values. On the corpus
+// of real manifests it writes 2,477 of 2,677 items.
 //
 // yaml.v3 turns a tree into events, queues every event of a document in one
 // slice that only grows, and then writes them: most of what the writer
 // allocated and a third of a run's CPU. Here the tree is written directly,
 // following the emitter's own rules (same state: column, whitespace,
 // indention; same choice of scalar style). Anything outside those shapes
-// (anchors, aliases, explicit tags, flow collections, foot comments, tabs,
-// non-ASCII text, folded scalars, long or multi-line keys) is not attempted:
-// emitItem says so and the caller has yaml.v3 write that item. The
-// differential tests and FuzzEmitItem hold the two to the same bytes.
+// (anchors, aliases, explicit tags, nested flow collections, comments
+// inside flow collections, foot comments, tabs, characters yaml.v3 escapes,
+// folded scalars, long or multi-line keys) is not attempted: emitItem says
+// so and the caller has yaml.v3 write that item. The differential tests and
+// FuzzEmitItem hold the two to the same bytes.
 
 // itemEmitter writes items. It is not safe for concurrent use: each writer
 // goroutine has its own.

@@ -5,15 +5,27 @@
 //	metadata.annotations.[example.com/config].ports.*
 //
 // A path is split on dots. `\.` is a dot inside a segment; `[a.b]` is a
-// literal key that may hold dots; `[key=value]` selects the elements of a
-// list whose field key equals value (`[=value]` matches scalar elements);
-// a number indexes a list; `*` stands for every element.
+// literal key that may hold dots; `[key=value]` is a matcher: it selects
+// the elements of a list whose field key is a scalar the value matches
+// (`[=value]` selects scalar elements); a number indexes a list; `*` stands
+// for every element.
+//
+// What a matcher means: value is a regular expression (Go's syntax, which
+// is kustomize's) matched against the whole of the field's value, as if
+// written ^(?:value)$; a field whose value is exactly the text of value
+// matches too, so a value meant literally (`[=a+b]`, `[=*.example.com]`,
+// which does not compile) always selects itself. `[name=app.*]` selects
+// app1 and app2; `[name=app]` selects app alone. Where one is created, the
+// element gets the text of value as written. The expression is compiled
+// once, by Parse.
 //
 // Differences from kustomize 5.8, all deliberate:
-//   - `[key=value]` compares the whole value. kustomize matches value as an
-//     unanchored regular expression in targets (so `[name=app]` also selects
-//     "app-sidecar") and exactly in sources; one rule for both is easier to
-//     trust.
+//   - A matcher's value matches the whole value. kustomize's targets read
+//     it as an unanchored regular expression (so `[name=pp]` selects "app1"
+//     and "app2", `[name=app]` also "app-sidecar"), its sources compare it
+//     exactly: one rule for both, meaning what users write. Selection.
+//     Unanchored names the elements kustomize's reading of a target would
+//     also select, for walkers to warn about a ported config.
 //   - `[key]` without `=` is a literal key even when it holds no dot
 //     (kustomize rejects it); `[8080]` and `[*]` name keys that would
 //     otherwise read as an index or a wildcard.
@@ -22,8 +34,9 @@
 //
 // The package parses paths and decides what a segment selects in a node
 // (Select, Matches), for every walker alike: kyaml nodes in replacement,
-// the span trees of strings in embedded. Walking, creating what is missing
-// and the words of messages are the walkers' own.
+// the span trees of strings in embedded, the values mergeKeys paths name.
+// Walking, creating what is missing and the words of messages are the
+// walkers' own.
 package fieldpath
 
 import (
@@ -41,8 +54,9 @@ const (
 	// Index is a position in a list, counted from 0. Applied to a map, it is
 	// the key with the same digits.
 	Index
-	// Match selects the list elements whose field Key equals Value; with an
-	// empty Key, the scalar elements equal to Value.
+	// Match selects the list elements whose field Key has a value that
+	// Value, a regular expression, matches whole (or that is Value's text);
+	// with an empty Key, the scalar elements it matches.
 	Match
 	// Wildcard selects every element of a list (or every value of a map).
 	Wildcard
@@ -66,10 +80,18 @@ type Segment struct {
 	// Key is the map key (Field, and Index used on a map: the digits) or the
 	// field compared by a Match ("" for scalar elements).
 	Key string
-	// Value is the value a Match compares with.
+	// Value is the text of a Match's regular expression, as written.
 	Value string
 	// Index is the list position of an Index segment.
 	Index int
+	// re is Value compiled, for a Match made by Parse or NewMatch; a
+	// Match written as a literal compiles it when it is used.
+	re *matcher
+}
+
+// NewMatch returns the segment [key=value], its expression compiled.
+func NewMatch(key, value string) Segment {
+	return Segment{Kind: Match, Key: key, Value: value, re: compileMatcher(value)}
 }
 
 // String renders the segment as it would be written in a path, followed by
@@ -87,7 +109,9 @@ func (s Segment) render(last bool) string {
 		}
 		return strconv.Itoa(s.Index)
 	case Match:
-		return "[" + escapeDots(s.Key) + "=" + escapeDots(s.Value) + "]"
+		// Inside brackets only a dot after a backslash or a "]" needs
+		// escaping: [name=app.*] reads as written.
+		return "[" + bracketEscaper.Replace(s.Key) + "=" + bracketEscaper.Replace(s.Value) + "]"
 	case Wildcard:
 		return "*"
 	}
@@ -269,7 +293,7 @@ func parseBracket(text string, pos int) (Segment, int, error) {
 		}
 		return Segment{Kind: Field, Key: inner}, end + 1, nil
 	}
-	return Segment{Kind: Match, Key: key, Value: value}, end + 1, nil
+	return NewMatch(key, value), end + 1, nil
 }
 
 func isDigits(s string) bool {

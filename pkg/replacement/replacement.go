@@ -70,15 +70,13 @@ func transform(req *fnrun.Request) error {
 			for k, i := range selected {
 				before[k] = fnrun.Fingerprint(ix.Item(i))
 			}
-			warn, tErrs := t.apply(ix, value, secret, cache, sec)
+			warns, tErrs := t.apply(ix, value, secret, cache, sec)
 			for k, i := range selected {
 				if fnrun.Changed(before[k], ix.Item(i)) {
 					changed[i] = true
 				}
 			}
-			if warn != nil {
-				req.Results = append(req.Results, warn)
-			}
+			req.Results = append(req.Results, warns...)
 			errs = append(errs, tErrs...)
 		}
 		req.Summarize(r.entry, "%s changed", fnrun.Plural(len(changed), "resource"))
@@ -172,14 +170,14 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (va
 }
 
 // apply writes value into every field path of every resource the target
-// selects. A selection that finds nothing is a warning.
+// selects. A selection that finds nothing is a warning, and so is a path
+// whose matchers kustomize would read as selecting more.
 // A secret value makes each resource it is written into secret too.
-func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, cache *embedded.Cache, sec secrecy) (*framework.Result, framework.Results) {
+func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, cache *embedded.Cache, sec secrecy) (warns, errs framework.Results) {
 	selected := t.set.Select(ix)
 	if len(selected) == 0 {
-		return fnrun.Warningf(t.entry, nil, "", "%s; nothing replaced", t.set.Explain(ix, "select")), nil
+		return framework.Results{fnrun.Warningf(t.entry, nil, "", "%s; nothing replaced", t.set.Explain(ix, "select"))}, nil
 	}
-	var errs framework.Results
 	for _, i := range selected {
 		res := ix.Item(i)
 		for _, fp := range t.paths {
@@ -193,13 +191,15 @@ func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, ca
 					msg += " (a Secret's data is base64-encoded; edit stringData instead)"
 				}
 				errs = append(errs, fnrun.Errorf(t.entry, res, fp.text, "%s", msg))
+			} else if w := s.unanchoredWarning(); w != "" {
+				warns = append(warns, fnrun.Warningf(t.entry, res, fp.text, "%s", w))
 			}
 		}
 		if t.touchesIdentity {
 			ix.Refresh(i)
 		}
 	}
-	return nil, errs
+	return warns, errs
 }
 
 // setterFor returns what computes the value written at each place: the

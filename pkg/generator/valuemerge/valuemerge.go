@@ -66,13 +66,14 @@ type MergeError struct{ Msg string }
 func (e *MergeError) Error() string { return e.Msg }
 
 // Merge returns base with overlay merged into it. An empty (or blank) base
-// counts as an empty map; a blank overlay is an error.
-func Merge(format Format, base, overlay string) (string, error) {
+// counts as an empty map; a blank overlay is an error. The lists keyed
+// names merge by key instead of being replaced.
+func Merge(format Format, base, overlay string, keyed ...KeyedList) (string, error) {
 	switch format {
 	case JSON:
-		return mergeJSON(base, overlay)
+		return mergeJSON(base, overlay, keyed)
 	case YAML:
-		return mergeYAML(base, overlay)
+		return mergeYAML(base, overlay, keyed)
 	}
 	return "", fmt.Errorf("unknown format %q; give json or yaml", format)
 }

@@ -25,6 +25,10 @@ const (
 	YAML Format = "yaml"
 )
 
+// HasLists reports whether values of the format hold lists (mergeKeys
+// can apply).
+func (f Format) HasLists() bool { return f == JSON || f == YAML }
+
 // ParseFormat accepts "json" and "yaml" (any case, "yml" too).
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {

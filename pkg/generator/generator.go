@@ -233,7 +233,7 @@ func checkMergeValues(e entry, behavior string) (valueRules, *framework.Result) 
 // checkMergeKeys compiles a mergeValues entry's mergeKeys.
 func checkMergeKeys(where string, mv MergeValue, f valuemerge.Format) ([]valuemerge.KeyedList, *framework.Result) {
 	if len(mv.MergeKeys) > 0 && !f.HasLists() {
-		return nil, fnrun.Errorf(where, nil, "mergeKeys", "key %q: %s values have no lists to merge by key", mv.Key, f)
+		return nil, fnrun.Errorf(where, nil, "mergeKeys", "key %q: mergeKeys apply to json and yaml values, not %s", mv.Key, f)
 	}
 	var out []valuemerge.KeyedList
 	for j, mk := range mv.MergeKeys {

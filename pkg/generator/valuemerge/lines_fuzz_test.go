@@ -14,7 +14,8 @@ import (
 // base's bytes up to the first value it changes, and does not change when
 // merged again. Where both texts avoid what magiconair/properties reads
 // unlike Java (a \r, an empty key, a backslash continuing a key or ending
-// the text), that library must read them as readProperties does.
+// the text, a \u escape in a continued line), that library must read them
+// as readProperties does.
 func FuzzMergeProperties(f *testing.F) {
 	for _, s := range [][2]string{
 		{"# c\na=1\nb : 2\n", "a=3\nc=4\n"},
@@ -59,6 +60,12 @@ func javaLike(text string, es []entry) bool {
 		// separator, goes on over a line break
 		lines := strings.TrimSuffix(text[e.start:e.end], "\n")
 		if strings.HasSuffix(lines, `\`) || strings.Contains(lines, "\n") && (e.valueStart == e.valueEnd || strings.Contains(text[e.start:e.valueStart], "\n")) {
+			return false
+		}
+		// Java joins a continued line before it reads escapes; the
+		// library reads escapes first, so a \uXXXX broken over the join
+		// is an error to it
+		if strings.Contains(lines, "\n") && strings.Contains(lines, `\u`) {
 			return false
 		}
 	}

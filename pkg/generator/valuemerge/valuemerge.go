@@ -95,6 +95,8 @@ func Merge(format Format, base, overlay string, keyed ...KeyedList) (string, err
 		return mergeLines(format, readProperties, base, overlay)
 	case Env:
 		return mergeLines(format, readEnv, base, overlay)
+	case TOML:
+		return mergeTOML(base, overlay)
 	}
 	return "", fmt.Errorf("unknown format %q; give %s", format, formatNames)
 }
@@ -120,6 +122,8 @@ func Check(format Format, s, which string) error {
 			err = noRepeatedKey(format, es, which)
 		}
 		return err
+	case TOML:
+		return checkTOML(s, which)
 	}
 	return fmt.Errorf("unknown format %q; give %s", format, formatNames)
 }

@@ -320,12 +320,26 @@ func (e *tomlEdit) newKey(path []string) bool {
 		n--
 	}
 	at := e.base.sections[pathKey(path[:n])]
-	line := dottedKey(path[n:]) + " = " + e.over.src[os.start:os.end] + "\n"
+	line := indentBefore(e.base.src, at) + dottedKey(path[n:]) + " = " + e.over.src[os.start:os.end] + "\n"
 	if at > 0 && e.base.src[at-1] != '\n' {
 		line = "\n" + line
 	}
 	e.edits = append(e.edits, textEdit{at, at, line})
 	return true
+}
+
+// indentBefore is the indentation of the line that ends at off, the last
+// of a section, for the key added after it.
+func indentBefore(s string, off int) string {
+	if off == 0 {
+		return ""
+	}
+	start := strings.LastIndexByte(s[:off-1], '\n') + 1
+	line := s[start:off]
+	if strings.TrimSpace(line) == "" {
+		return ""
+	}
+	return line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 }
 
 // newTable adds a table the base lacks, with a header of its own, at the

@@ -37,7 +37,7 @@ root = "/data/containerd"   # where images live
 
 [grpc]
   address = "/run/containerd/containerd.sock"
-max_recv_message_size = 16777216
+  max_recv_message_size = 16777216
 
 [plugins."io.containerd.grpc.v1.cri"]
   sandbox_image = "registry.k8s.io/pause:3.9"

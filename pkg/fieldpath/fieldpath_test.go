@@ -299,3 +299,15 @@ func TestPatternError(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralDot: a regular expression's \. is written \\. in a path,
+// where \. is a dot.
+func TestLiteralDot(t *testing.T) {
+	seg := MustParse(`[host=api\\.example\\.com]`)[0]
+	if !seg.MatchesValue("api.example.com") || seg.MatchesValue("apixexample.com") {
+		t.Errorf("%s: want a match for api.example.com only", seg)
+	}
+	if dot := MustParse(`[host=api.example.com]`)[0]; !dot.MatchesValue("apixexample.com") {
+		t.Errorf("%s: . matches any character", dot)
+	}
+}

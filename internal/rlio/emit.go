@@ -32,6 +32,7 @@ type itemEmitter struct {
 	whitespace bool // the last character written was white space
 	indention  bool // only indentation has been written on this line
 	indent     int
+	tags       scalar.Resolver
 }
 
 // emitItem appends n as an entry of a block sequence at column 0, ending
@@ -137,7 +138,15 @@ const (
 	inSequence context = iota // an entry of a block sequence
 	asValue                   // the value of a block mapping
 	asKey                     // a key of a block mapping
+	inFlow                    // an entry of a flow sequence, or a flow mapping's value
+	asFlowKey                 // a key of a flow mapping
 )
+
+// flow reports whether ctx is inside a flow collection.
+func (c context) flow() bool { return c == inFlow || c == asFlowKey }
+
+// simpleKey reports whether ctx is a key written without "? ".
+func (c context) simpleKey() bool { return c == asKey || c == asFlowKey }
 
 // increaseIndent is yaml_emitter_increase_indent_compact for block
 // collections and scalars; indents here are never negative.
@@ -176,14 +185,15 @@ func (e *itemEmitter) node(n *yaml.Node, ctx context) bool {
 	return false
 }
 
-// plainCollection: a block collection with no anchor, no explicit tag and
-// no comments of its own (those have rules of their own in the emitter).
+// plainCollection reports whether n is a collection, block or flow, with
+// no anchor, no explicit tag and no comments of its own (those have rules
+// of their own in the emitter).
 func plainCollection(n *yaml.Node, tag string) bool {
-	return n.Style == 0 && n.Anchor == "" && n.LineComment == "" && n.FootComment == "" &&
+	return (n.Style == 0 || n.Style == yaml.FlowStyle) && n.Anchor == "" && n.LineComment == "" && n.FootComment == "" &&
 		(ctxHeadOK(n)) && (n.Tag == "" || shortTag(n.Tag) == tag)
 }
 
-// ctxHeadOK: a collection's head comment is written by the entry holding
+// ctxHeadOK reports whether a collection's head comment is written by the entry holding
 // it; sequenceEntry checks it. As a mapping value it would be written
 // elsewhere, so mapping() and sequence() refuse it there.
 func ctxHeadOK(n *yaml.Node) bool { return plainComment(n.HeadComment) }
@@ -191,6 +201,9 @@ func ctxHeadOK(n *yaml.Node) bool { return plainComment(n.HeadComment) }
 func (e *itemEmitter) mapping(n *yaml.Node, ctx context) bool {
 	if !plainCollection(n, "!!map") || len(n.Content)%2 != 0 || (ctx != inSequence && n.HeadComment != "") {
 		return false
+	}
+	if n.Style == yaml.FlowStyle || ctx.flow() {
+		return e.flowMapping(n, ctx)
 	}
 	if len(n.Content) == 0 {
 		e.writeIndicator("{", true, true, false)
@@ -222,6 +235,9 @@ func (e *itemEmitter) sequence(n *yaml.Node, ctx context) bool {
 	if !plainCollection(n, "!!seq") || ctx == asKey || (ctx != inSequence && n.HeadComment != "") {
 		return false
 	}
+	if n.Style == yaml.FlowStyle || ctx.flow() {
+		return e.flowSequence(n, ctx)
+	}
 	if len(n.Content) == 0 {
 		e.writeIndicator("[", true, true, false)
 		e.writeIndicator("]", false, false, false)
@@ -238,6 +254,65 @@ func (e *itemEmitter) sequence(n *yaml.Node, ctx context) bool {
 	return true
 }
 
+// flowSequence writes [a, b] (yaml_emitter_emit_flow_sequence_item) for
+// the lists emitItem takes in flow: entries that are scalars without
+// comments, on one line (yaml.v3's encoder sets no line width, so it never
+// breaks one).
+func (e *itemEmitter) flowSequence(n *yaml.Node, ctx context) bool {
+	if ctx.flow() {
+		return false // nested flow collections: not attempted
+	}
+	e.writeIndicator("[", true, true, false)
+	for i, c := range n.Content {
+		if !flowScalar(c) {
+			return false
+		}
+		if i > 0 {
+			e.writeIndicator(",", false, false, false)
+		}
+		if !e.scalar(c, inFlow) {
+			return false
+		}
+	}
+	e.writeIndicator("]", false, false, false)
+	return true
+}
+
+// flowMapping writes {k: v, …} (yaml_emitter_emit_flow_mapping_key and
+// _value) for the maps emitItem takes in flow: scalar keys (simple, at most
+// 128 bytes) and scalar values, without comments.
+func (e *itemEmitter) flowMapping(n *yaml.Node, ctx context) bool {
+	if ctx.flow() {
+		return false // nested flow collections: not attempted
+	}
+	e.writeIndicator("{", true, true, false)
+	for i := 0; i < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !flowScalar(k) || !flowScalar(v) || len(k.Value) > 128 {
+			return false
+		}
+		if i > 0 {
+			e.writeIndicator(",", false, false, false)
+		}
+		if !e.scalar(k, asFlowKey) {
+			return false
+		}
+		e.writeIndicator(":", false, false, false)
+		if !e.scalar(v, inFlow) {
+			return false
+		}
+	}
+	e.writeIndicator("}", false, false, false)
+	return true
+}
+
+// flowScalar reports whether n is what flowSequence and flowMapping write
+// inside the brackets: a scalar with no comments and no line break.
+func flowScalar(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.HeadComment == "" && n.LineComment == "" && n.FootComment == "" &&
+		strings.IndexByte(n.Value, '\n') < 0
+}
+
 // The scalar styles the emitter chooses between.
 type scalarStyle int
 
@@ -252,7 +327,7 @@ const (
 // take it: the encoder's choice of style (requestedStyle), the emitter's
 // (selectStyle), then the writing.
 func (e *itemEmitter) scalar(n *yaml.Node, ctx context) bool {
-	if n.Anchor != "" || !printableASCII(n.Value) || !plainComment(n.LineComment) || (ctx == asKey && n.LineComment != "") {
+	if n.Anchor != "" || !printableASCII(n.Value) || !plainComment(n.LineComment) || (ctx.simpleKey() && n.LineComment != "") {
 		return false
 	}
 	style, ok := e.requestedStyle(n)
@@ -260,11 +335,11 @@ func (e *itemEmitter) scalar(n *yaml.Node, ctx context) bool {
 		return false
 	}
 	a := analyzeScalar(n.Value)
-	simpleKey := ctx == asKey
+	simpleKey := ctx.simpleKey()
 	if simpleKey && (a.multiline || len(n.Value) > 128) {
 		return false // written as "? key": not attempted
 	}
-	style = selectStyle(style, a, n.Value == "" && simpleKey, simpleKey)
+	style = selectStyle(style, a, ctx.flow(), n.Value == "" && (simpleKey || ctx.flow()), simpleKey)
 	if style == singleQuoted && a.multiline {
 		return false // line breaks in single quotes: not attempted
 	}
@@ -326,15 +401,19 @@ func (e *itemEmitter) requestedStyle(n *yaml.Node) (style scalarStyle, ok bool) 
 }
 
 // selectStyle is the emitter's part (emitterc.go, select_scalar_style):
-// the style falls back to one the value allows.
-func selectStyle(style scalarStyle, a scalarAnalysis, emptyKey, simpleKey bool) scalarStyle {
-	if style == plainStyle && (!a.blockPlainAllowed || emptyKey) {
+// the style falls back to one the value allows where it is written.
+func selectStyle(style scalarStyle, a scalarAnalysis, flow, emptyInKeyOrFlow, simpleKey bool) scalarStyle {
+	plainAllowed := a.blockPlainAllowed
+	if flow {
+		plainAllowed = a.flowPlainAllowed
+	}
+	if style == plainStyle && (!plainAllowed || emptyInKeyOrFlow) {
 		style = singleQuoted
 	}
 	if style == singleQuoted && !a.singleQuotedAllowed {
 		style = doubleQuoted
 	}
-	if style == literal && (!a.blockAllowed || simpleKey) {
+	if style == literal && (!a.blockAllowed || flow || simpleKey) {
 		style = doubleQuoted
 	}
 	return style
@@ -418,6 +497,7 @@ func (e *itemEmitter) literal(v, comment string) {
 // values emitItem takes (printable ASCII and line breaks).
 type scalarAnalysis struct {
 	multiline           bool
+	flowPlainAllowed    bool
 	blockPlainAllowed   bool
 	singleQuotedAllowed bool
 	blockAllowed        bool
@@ -427,9 +507,39 @@ func analyzeScalar(v string) scalarAnalysis {
 	if v == "" {
 		return scalarAnalysis{blockPlainAllowed: true, singleQuotedAllowed: true}
 	}
-	blockIndicators := strings.HasPrefix(v, "---") || strings.HasPrefix(v, "...")
-	var lineBreaks, leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
-	var previousSpace, previousBreak bool
+	ind := indicatorsOf(v)
+	sp := spacingOf(v)
+	a := scalarAnalysis{multiline: sp.lineBreaks, flowPlainAllowed: true, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: true}
+	if sp.leadingSpace || sp.leadingBreak || sp.trailingSpace || sp.trailingBreak || sp.lineBreaks {
+		a.flowPlainAllowed, a.blockPlainAllowed = false, false
+	}
+	if sp.trailingSpace {
+		a.blockAllowed = false
+	}
+	if sp.breakSpace || sp.spaceBreak {
+		a.flowPlainAllowed, a.blockPlainAllowed, a.singleQuotedAllowed = false, false, false
+	}
+	if sp.spaceBreak {
+		a.blockAllowed = false
+	}
+	if ind.flow {
+		a.flowPlainAllowed = false
+	}
+	if ind.block {
+		a.blockPlainAllowed = false
+	}
+	return a
+}
+
+// indicators says whether a value holds characters that would read as
+// flow or block syntax where it is written plain.
+type indicators struct{ flow, block bool }
+
+func indicatorsOf(v string) indicators {
+	var ind indicators
+	if strings.HasPrefix(v, "---") || strings.HasPrefix(v, "...") {
+		ind = indicators{true, true}
+	}
 	precededByWhitespace := true
 	for i := 0; i < len(v); i++ {
 		c := v[i]
@@ -437,59 +547,62 @@ func analyzeScalar(v string) scalarAnalysis {
 		if i == 0 {
 			switch c {
 			case '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
-				blockIndicators = true
-			case '?', ':', '-':
+				ind = indicators{true, true}
+			case '?', ':':
+				ind.flow = true
+				ind.block = ind.block || followedByWhitespace
+			case '-':
 				if followedByWhitespace {
-					blockIndicators = true
+					ind = indicators{true, true}
 				}
 			}
 		} else {
 			switch c {
+			case ',', '?', '[', ']', '{', '}':
+				ind.flow = true
 			case ':':
-				if followedByWhitespace {
-					blockIndicators = true
-				}
+				ind.flow = true
+				ind.block = ind.block || followedByWhitespace
 			case '#':
 				if precededByWhitespace {
-					blockIndicators = true
+					ind = indicators{true, true}
 				}
 			}
 		}
-		switch c {
+		precededByWhitespace = c == ' ' || c == '\n'
+	}
+	return ind
+}
+
+// spacing is where a value has spaces and line breaks.
+type spacing struct {
+	lineBreaks, leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
+}
+
+func spacingOf(v string) spacing {
+	var sp spacing
+	var previousSpace, previousBreak bool
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
 		case ' ':
-			leadingSpace = leadingSpace || i == 0
-			trailingSpace = trailingSpace || i == len(v)-1
-			breakSpace = breakSpace || previousBreak
+			sp.leadingSpace = sp.leadingSpace || i == 0
+			sp.trailingSpace = sp.trailingSpace || i == len(v)-1
+			sp.breakSpace = sp.breakSpace || previousBreak
 			previousSpace, previousBreak = true, false
 		case '\n':
-			lineBreaks = true
-			leadingBreak = leadingBreak || i == 0
-			trailingBreak = trailingBreak || i == len(v)-1
-			spaceBreak = spaceBreak || previousSpace
+			sp.lineBreaks = true
+			sp.leadingBreak = sp.leadingBreak || i == 0
+			sp.trailingBreak = sp.trailingBreak || i == len(v)-1
+			sp.spaceBreak = sp.spaceBreak || previousSpace
 			previousSpace, previousBreak = false, true
 		default:
 			previousSpace, previousBreak = false, false
 		}
-		precededByWhitespace = c == ' ' || c == '\n'
 	}
-	a := scalarAnalysis{multiline: lineBreaks, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: true}
-	if leadingSpace || leadingBreak || trailingSpace || trailingBreak || lineBreaks || blockIndicators {
-		a.blockPlainAllowed = false
-	}
-	if trailingSpace {
-		a.blockAllowed = false
-	}
-	if breakSpace || spaceBreak {
-		a.blockPlainAllowed = false
-		a.singleQuotedAllowed = false
-	}
-	if spaceBreak {
-		a.blockAllowed = false
-	}
-	return a
+	return sp
 }
 
-// printableASCII: the characters emitItem writes as they are (and line
+// printableASCII reports whether s holds only the characters emitItem writes as they are (and line
 // breaks).
 func printableASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -500,7 +613,7 @@ func printableASCII(s string) bool {
 	return true
 }
 
-// plainComment: a comment emitItem writes (printable ASCII lines).
+// plainComment reports whether emitItem writes comment c (printable ASCII lines).
 func plainComment(c string) bool { return printableASCII(c) }
 
 const longTagPrefix = "tag:yaml.org,2002:"
@@ -514,7 +627,7 @@ func shortTag(tag string) string {
 
 // resolve is the tag yaml.v3 gives v written plain: yaml.v3's own
 // resolver, asked through package scalar, the project's one home for such
-// rules.
+// rules (with its memory for number-like values, one per emitter).
 func (e *itemEmitter) resolve(v string) (tag string, ok bool) {
-	return scalar.Resolve12(v), true
+	return e.tags.Resolve12(v), true
 }

@@ -128,7 +128,7 @@ func randomNode(r *rand.Rand, depth int) *yaml.Node {
 			}
 			n.Content = append(n.Content, k, randomNode(r, depth+1))
 		}
-		if r.Intn(30) == 0 {
+		if r.Intn(6) == 0 {
 			n.Style = yaml.FlowStyle
 		}
 		if r.Intn(30) == 0 {
@@ -140,11 +140,47 @@ func randomNode(r *rand.Rand, depth int) *yaml.Node {
 		for i, size := 0, r.Intn(4); i < size; i++ {
 			n.Content = append(n.Content, randomNode(r, depth+1))
 		}
-		if r.Intn(30) == 0 {
+		if r.Intn(6) == 0 {
 			n.Style = yaml.FlowStyle
 		}
 		return n
 	}
+}
+
+// TestEmitItemFlowSameAsYAMLv3: flow lists and maps of every scalar value,
+// style and tag (what RBAC rules and labels hold: verbs: ["get", "list"],
+// labels: {app: x}), as block values and list entries.
+func TestEmitItemFlowSameAsYAMLv3(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	taken := 0
+	for i := 0; i < 20000; i++ {
+		flow := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		if i%2 == 0 {
+			flow.Kind = yaml.MappingNode
+		}
+		size := r.Intn(4)
+		if flow.Kind == yaml.MappingNode {
+			size *= 2 // keys and values
+		}
+		for j := 0; j < size; j++ {
+			c := &yaml.Node{Kind: yaml.ScalarNode, Value: values[r.Intn(len(values))], Tag: tags[r.Intn(len(tags))]}
+			if r.Intn(2) == 0 {
+				c.Style = styles[r.Intn(len(styles))]
+			}
+			flow.Content = append(flow.Content, c)
+		}
+		item := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "rules"}, flow}}
+		if i%3 == 0 {
+			item = &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{flow}}
+		}
+		if sameAsYAMLv3(t, item) {
+			taken++
+		}
+	}
+	if taken < 5000 {
+		t.Fatalf("emitItem took only %d of 20000 flow items", taken)
+	}
+	t.Logf("emitItem took %d of 20000 flow items", taken)
 }
 
 // TestEmitItemSameAsYAMLv3: on random trees, whatever emitItem writes is

@@ -3,130 +3,11 @@ package embedded
 import (
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
-
-// Change is one edit of a batch given to Edit: what Set, SetText or Delete
-// would do at Path.
-type Change struct {
-	Path fieldpath.Path
-	// Set computes the value to write, as for Set.
-	Set Setter
-	// Text, when Set is nil and Delete is false, is the JSON text to
-	// write, as for SetText.
-	Text string
-	// Delete removes the map key Path names, as Delete does.
-	Delete bool
-	// Create adds what is missing on the way, as Options.Create does
-	// (which, when set, applies to every change).
-	Create bool
-}
-
-// Edit applies several changes to the document held in text and returns
-// the new text. It parses the document once, works out every change on
-// that parse, and verifies the result once: a merge that changes a
-// thousand values costs one parse, not a thousand.
-//
-// Every path is resolved in the text as given, so a change cannot reach
-// what another creates, and changes must touch different places: none may
-// write or delete at, or inside, a value another writes or deletes, and a
-// key or element may be created once. Edit refuses changes that overlap.
-// Otherwise the result is the document applying the changes one by one, in
-// order, gives, byte for byte as a rule; new entries and values copy the
-// layout and quoting of the text as given, where one change after another
-// would copy those of the text the changes before it left, which differ
-// only when a change takes away the last example of a layout (a map left
-// with one entry no longer shows its separator).
-func Edit(text string, opts Options, changes ...Change) (string, error) {
-	out, err := editBatch(text, opts, changes)
-	if errors.Is(err, errOneByOne) {
-		if len(changes) == 1 {
-			return "", &Error{Msg: "cannot lay out the edit; please report this" + opts.whereSuffix()}
-		}
-		// Rare layouts that one pass cannot write (a YAML block map losing
-		// its last entry along with others): apply the changes in turn.
-		for _, c := range changes {
-			if text, err = Edit(text, opts, c); err != nil {
-				return "", err
-			}
-		}
-		return text, nil
-	}
-	return out, err
-}
-
-// whereSuffix is the suffix naming the holder in messages.
-func (o Options) whereSuffix() string {
-	if len(o.Where) == 0 {
-		return ""
-	}
-	return " of " + o.Where.String()
-}
-
-// errOneByOne: the batch cannot be written in one pass.
-var errOneByOne = errors.New("the changes must be applied one by one")
-
-func editBatch(text string, opts Options, changes []Change) (string, error) {
-	if len(changes) == 0 {
-		return text, nil
-	}
-	d, err := parseCached(text, opts)
-	if err != nil {
-		return "", err
-	}
-	d.givenType, d.givenStyle = opts.GivenType, opts.GivenStyle
-	b := &batch{d: d, opts: opts, checks: make(map[string]check, 1)}
-	for i, c := range changes {
-		if len(c.Path) == 0 {
-			return "", &Error{Msg: "empty path"}
-		}
-		if c.Delete {
-			err = b.delete(i, c)
-		} else {
-			err = b.set(i, c)
-		}
-		d.raw = ""
-		if err != nil {
-			return "", err
-		}
-	}
-	if len(changes) > 1 {
-		if err := b.overlaps(changes); err != nil {
-			return "", err
-		}
-	}
-	for _, key := range b.nestedOrder {
-		if err := b.finishNested(b.nested[key]); err != nil {
-			return "", err
-		}
-	}
-	for _, key := range b.groupOrder {
-		if err := b.finishGroup(key, b.groups[key]); err != nil {
-			return "", err
-		}
-	}
-	out, err := apply(text, b.edits)
-	if err != nil {
-		if len(changes) > 1 {
-			return "", errOneByOne
-		}
-		return "", &Error{Msg: err.Error() + d.of()}
-	}
-	nd, err := d.verify(out, b.checks)
-	if err != nil {
-		what := "edit"
-		if b.onlyDeletes(changes) {
-			what = "delete from"
-		}
-		return "", &Error{Msg: fmt.Sprintf("cannot %s the %s without disturbing the rest of it (%v); please report this", what, d.format, err) + d.of()}
-	}
-	opts.Cache.replace(text, out, nd)
-	return out, nil
-}
 
 // batch collects the edits of a set of changes to one parsed document.
 type batch struct {
@@ -136,46 +17,13 @@ type batch struct {
 	checks map[string]check
 	// touched records every place a change writes, for overlaps.
 	touched []touch
-	// groups: maps and lists that gain or lose entries, by address.
+	// groups holds the maps and lists that gain or lose entries, by
+	// address.
 	groups     map[string]*group
 	groupOrder []string
-	// nested: strings holding documents that changes go into.
+	// nested holds the strings holding documents that changes go into.
 	nested      map[string]*nested
 	nestedOrder []string
-}
-
-type touchKind uint8
-
-const (
-	replaced  touchKind = iota // the value at addr is rewritten
-	deleted                    // the entry at addr goes
-	container                  // entries are added to or deleted from addr
-	inside                     // the document in the string at addr is edited
-)
-
-type touch struct {
-	kind   touchKind
-	addr   string
-	change int
-}
-
-// group is a map or list gaining or losing entries.
-type group struct {
-	p       place
-	appends []appended
-	gone    map[int]bool
-	// goneAt: for each entry deleted, the segment of the path that names
-	// it, for messages.
-	goneAt map[int]int
-}
-
-// appended is an entry a change adds.
-type appended struct {
-	change int
-	seg    fieldpath.Segment
-	v      *yaml.Node
-	raw    string // JSON text to write as it is (SetText)
-	want   *yaml.Node
 }
 
 // nested is a string whose document changes edit: they are applied to it
@@ -186,24 +34,8 @@ type nested struct {
 	changes []Change
 }
 
-func (b *batch) touch(kind touchKind, addr []int, change int) {
-	b.touched = append(b.touched, touch{kind, addrKey(addr), change})
-}
-
-func (b *batch) group(p place) *group {
-	key := addrKey(p.addr)
-	g := b.groups[key]
-	if g == nil {
-		if b.groups == nil {
-			b.groups = map[string]*group{}
-		}
-		g = &group{p: p, gone: map[int]bool{}, goneAt: map[int]int{}}
-		b.groups[key] = g
-		b.groupOrder = append(b.groupOrder, key)
-	}
-	return g
-}
-
+// nest hands change c, at the string at p, to the batch of changes of the
+// document that string holds, with the path left inside it.
 func (b *batch) nest(p place, change int, c Change) {
 	key := addrKey(p.addr)
 	nd := b.nested[key]
@@ -220,6 +52,7 @@ func (b *batch) nest(p place, change int, c Change) {
 	nd.changes = append(nd.changes, c)
 }
 
+// replace writes v over the value at p.
 func (b *batch) replace(p place, change int, v *yaml.Node) error {
 	e, c, err := b.d.replace(p, v)
 	if err != nil {
@@ -241,69 +74,137 @@ func (b *batch) asError(err error, p place) error {
 	return &Error{Segment: max(p.at-1, 0), Msg: err.Error() + b.d.of()}
 }
 
+// add records edit e of the value at addr and what verify checks there.
 func (b *batch) add(addr []int, e edit, c check) {
 	e.depth = len(addr)
 	b.edits = append(b.edits, e)
 	b.checks[addrKey(addr)] = c
 }
 
+// plan works out the edits of changes: each change on its own, then, once
+// none overlaps another, the documents in strings that changes go into and
+// the maps and lists that gain or lose entries.
+func (b *batch) plan(changes []Change) error {
+	for i, c := range changes {
+		if err := b.change(i, c); err != nil {
+			return err
+		}
+	}
+	if len(changes) > 1 {
+		if err := b.overlaps(changes); err != nil {
+			return err
+		}
+	}
+	for _, key := range b.nestedOrder {
+		if err := b.finishNested(b.nested[key]); err != nil {
+			return err
+		}
+	}
+	for _, key := range b.groupOrder {
+		if err := b.finishGroup(key, b.groups[key]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// change works out change i.
+func (b *batch) change(i int, c Change) error {
+	if len(c.Path) == 0 {
+		return &Error{Msg: "empty path"}
+	}
+	var err error
+	if c.Delete {
+		err = b.delete(i, c)
+	} else {
+		err = b.set(i, c)
+	}
+	b.d.raw = ""
+	return err
+}
+
 // set works out a Set or SetText change.
 func (b *batch) set(i int, c Change) error {
 	d := b.d
-	set := c.Set
-	if set == nil {
-		vd, err := parseJSON(c.Text)
-		if err != nil {
-			return &Error{Msg: fmt.Sprintf("the value to write is not valid JSON: %v", err)}
-		}
-		v := vd.toYAML(vd.root)
-		set = func(*yaml.Node) (*yaml.Node, error) { return v, nil }
-		d.raw = c.Text
+	set, err := b.setter(c)
+	if err != nil {
+		return err
 	}
-	path := c.Path
-	places, err := d.resolve(d.root, path, 0, nil, nil, c.Create || b.opts.Create, true)
+	places, err := d.resolve(d.Root, c.Path, 0, nil, nil, c.Create || b.opts.Create, true)
 	if err != nil {
 		return err
 	}
 	for _, p := range places {
-		switch p.kind {
-		case inString:
-			if d.raw != "" && d.format == JSON {
-				// The value is JSON text for this document, not for the
-				// document in the string.
-				return d.errorf(p.at, "cannot write JSON text into the string at %s", path[:p.at])
-			}
-			b.nest(p, i, c)
-		case addTo:
-			v, want, err := d.addValue(p, path, set)
-			if err != nil {
-				return err
-			}
-			g := b.group(p)
-			g.appends = append(g.appends, appended{change: i, seg: path[p.at], v: v, raw: d.raw, want: want})
-			b.touch(container, p.addr, i)
-		case overNull:
-			if d.raw != "" {
-				return d.errorf(p.at, "cannot create %s: SetText writes only the last key or element", path[p.at:])
-			}
-			v, err := build(path, p.at, set)
-			if err != nil {
-				return d.wrapBuild(err)
-			}
-			if err := b.replace(p, i, v); err != nil {
-				return err
-			}
-		default:
-			v, err := set(d.toYAML(p.n))
-			if err != nil {
-				return err
-			}
-			if err := b.replace(p, i, v); err != nil {
-				return err
-			}
+		if err := b.setAt(p, i, c, set); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// setter is the Setter of a change: its own, or, for SetText, one that
+// returns the JSON text parsed, which the doc then holds (raw) to write as
+// it is.
+func (b *batch) setter(c Change) (Setter, error) {
+	if c.Set != nil {
+		return c.Set, nil
+	}
+	vd, err := span.ParseJSON(c.Text)
+	if err != nil {
+		return nil, &Error{Msg: fmt.Sprintf("the value to write is not valid JSON: %v", err)}
+	}
+	v := vd.ToYAML(vd.Root)
+	b.d.raw = c.Text
+	return func(*yaml.Node) (*yaml.Node, error) { return v, nil }, nil
+}
+
+// setAt works out change i at one place it leads to, by the kind of place.
+func (b *batch) setAt(p place, i int, c Change, set Setter) error {
+	d := b.d
+	switch p.kind {
+	case inString:
+		if d.raw != "" && d.format == JSON {
+			// The value is JSON text for this document, not for the
+			// document in the string.
+			return d.errorf(p.at, "cannot write JSON text into the string at %s", c.Path[:p.at])
+		}
+		b.nest(p, i, c)
+		return nil
+	case addTo:
+		return b.addAt(p, i, c.Path, set)
+	case overNull:
+		return b.buildAt(p, i, c.Path, set)
+	}
+	v, err := set(d.ToYAML(p.n))
+	if err != nil {
+		return err
+	}
+	return b.replace(p, i, v)
+}
+
+// addAt adds the key or element path[p.at] to the map or list at p.
+func (b *batch) addAt(p place, i int, path fieldpath.Path, set Setter) error {
+	v, want, err := b.d.addValue(p, path, set)
+	if err != nil {
+		return err
+	}
+	g := b.group(p)
+	g.appends = append(g.appends, appended{change: i, seg: path[p.at], v: v, raw: b.d.raw, want: want})
+	b.touch(container, p.addr, i)
+	return nil
+}
+
+// buildAt replaces the null at p with the maps and lists path[p.at:]
+// needs.
+func (b *batch) buildAt(p place, i int, path fieldpath.Path, set Setter) error {
+	if b.d.raw != "" {
+		return b.d.errorf(p.at, "cannot create %s: SetText writes only the last key or element", path[p.at:])
+	}
+	v, err := build(path, p.at, set)
+	if err != nil {
+		return b.d.wrapBuild(err)
+	}
+	return b.replace(p, i, v)
 }
 
 // delete works out a Delete change.
@@ -313,43 +214,66 @@ func (b *batch) delete(i int, c Change) error {
 	if last.Kind != fieldpath.Field && last.Kind != fieldpath.Index {
 		return &Error{Segment: len(path) - 1, Msg: fmt.Sprintf("Delete removes a map key; %s does not name one", last)}
 	}
-	places, err := d.resolve(d.root, path[:len(path)-1], 0, nil, nil, false, true)
+	places, err := d.resolve(d.Root, path[:len(path)-1], 0, nil, nil, false, true)
 	if err != nil {
 		return err
 	}
 	for _, p := range places {
-		n := p.n
-		if p.kind != inString && n.kind == scalarKind && n.tag == strTag {
-			// The prefix ends at a string: the key is inside the document
-			// it holds.
-			p.kind, p.at = inString, len(path)-1
-		}
-		if p.kind == inString {
-			b.nest(p, i, c)
-			continue
-		}
-		if n.kind != mapKind {
-			return d.errorf(len(path)-1, "cannot delete the key %q from the %s, which is not a map", last.Key, d.describe(n))
-		}
-		idx, err := d.findKey(n, last.Key, len(path)-1)
-		if err != nil {
+		if err := b.deleteAt(p, i, c); err != nil {
 			return err
 		}
-		if idx < 0 {
-			return &Error{Segment: len(path) - 1, Msg: fmt.Sprintf("no key %q in the %s%s%s", last.Key, d.describe(n), d.of(), keyList(n))}
-		}
-		if n.yamlInfo != nil && len(n.children) == 1 && !n.flow && (n.yn.Anchor != "" || n.explicitTag) {
-			return &Error{Segment: len(path) - 1, Msg: "cannot empty a map that has an anchor or a tag" + d.of()}
-		}
-		g := b.group(p)
-		g.gone[idx] = true
-		g.goneAt[idx] = len(path) - 1
-		b.touch(container, p.addr, i)
-		b.touch(deleted, appendAddr(p.addr, idx), i)
 	}
 	return nil
 }
 
+// deleteAt works out change i, a Delete, at one place the path without
+// its last segment leads to: a map, or a string holding the document the
+// key is in.
+func (b *batch) deleteAt(p place, i int, c Change) error {
+	at := len(c.Path) - 1
+	n := p.n
+	if p.kind != inString && n.Kind == span.Scalar && n.Tag == span.StrTag {
+		// The prefix ends at a string: the key is inside the document it
+		// holds.
+		p.kind, p.at = inString, at
+	}
+	if p.kind == inString {
+		b.nest(p, i, c)
+		return nil
+	}
+	idx, err := b.d.deletedKey(n, c.Path[at].Key, at)
+	if err != nil {
+		return err
+	}
+	g := b.group(p)
+	g.gone[idx] = true
+	g.goneAt[idx] = at
+	b.touch(container, p.addr, i)
+	b.touch(deleted, appendAddr(p.addr, idx), i)
+	return nil
+}
+
+// deletedKey returns the index of the key a Delete removes from n, the
+// path's segment seg: an error when n is not a map or has no such key, or
+// when the key is the last of a block map with an anchor or a tag.
+func (d *doc) deletedKey(n *span.Node, key string, seg int) (int, error) {
+	if n.Kind != span.Map {
+		return 0, d.errorf(seg, "cannot delete the key %q from the %s, which is not a map", key, d.describe(n))
+	}
+	idx, err := d.findKey(n, key, seg)
+	if err != nil {
+		return 0, err
+	}
+	if idx < 0 {
+		return 0, &Error{Segment: seg, Msg: fmt.Sprintf("no key %q in the %s%s%s", key, d.describe(n), d.of(), keyList(n))}
+	}
+	if n.YAMLInfo != nil && len(n.Children) == 1 && !n.Flow && (n.Source.Anchor != "" || n.ExplicitTag) {
+		return 0, &Error{Segment: seg, Msg: "cannot empty a map that has an anchor or a tag" + d.of()}
+	}
+	return idx, nil
+}
+
+// onlyDeletes reports whether every change deletes, for messages.
 func (b *batch) onlyDeletes(changes []Change) bool {
 	for _, c := range changes {
 		if !c.Delete {
@@ -359,212 +283,17 @@ func (b *batch) onlyDeletes(changes []Change) bool {
 	return true
 }
 
-// overlaps refuses changes that write or delete at or inside the same
-// place, or create the same key.
-func (b *batch) overlaps(changes []Change) error {
-	conflict := func(i, j int) error {
-		if i > j {
-			i, j = j, i
-		}
-		return &Error{Msg: fmt.Sprintf("the changes at %s and %s overlap: apply them one after the other", changes[i].Path, changes[j].Path) + b.d.of()}
-	}
-	// A place rewritten or deleted blocks every place at or below it.
-	blocked := map[string]int{}
-	for _, t := range b.touched {
-		if t.kind != replaced && t.kind != deleted {
-			continue
-		}
-		if j, ok := blocked[t.addr]; ok {
-			return conflict(j, t.change)
-		}
-		blocked[t.addr] = t.change
-	}
-	for _, t := range b.touched {
-		a := t.addr
-		if t.kind == container || t.kind == inside {
-			if j, ok := blocked[a]; ok {
-				return conflict(j, t.change)
-			}
-		}
-		for i := len(a) - 1; i >= 0; i-- {
-			if a[i] != '/' {
-				continue
-			}
-			if j, ok := blocked[a[:i]]; ok {
-				return conflict(j, t.change)
-			}
-		}
-	}
-	// A key is created once; a list gains one element, or several that
-	// [key=value] tells apart.
-	for _, key := range b.groupOrder {
-		g := b.groups[key]
-		for x := range g.appends {
-			for y := x + 1; y < len(g.appends); y++ {
-				s, t := g.appends[x].seg, g.appends[y].seg
-				distinct := s.Key != t.Key
-				if g.p.n.kind == seqKind {
-					distinct = s.Kind == fieldpath.Match && t.Kind == fieldpath.Match && s.Key == t.Key && s.Value != t.Value
-				}
-				if !distinct {
-					return conflict(g.appends[x].change, g.appends[y].change)
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // finishNested edits the document in a string with the changes that go
 // into it, and writes the string back.
 func (b *batch) finishNested(nd *nested) error {
-	s, err := Edit(nd.p.n.value, b.opts.nested(nd.where), nd.changes...)
+	s, err := Edit(nd.p.n.Value, b.opts.nested(nd.where), nd.changes...)
 	if err != nil {
 		return shift(err, nd.p.at)
 	}
-	e, c, err := b.d.replace(nd.p, &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: s})
+	e, c, err := b.d.replace(nd.p, &yaml.Node{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: s})
 	if err != nil {
 		return b.asError(err, nd.p)
 	}
 	b.add(nd.p.addr, e, c)
 	return nil
-}
-
-// finishGroup writes the entries a map or list loses and gains.
-func (b *batch) finishGroup(key string, g *group) error {
-	d, n := b.d, g.p.n
-	k := len(n.children)
-	allGone := k > 0 && len(g.gone) == k
-	block := d.format == YAML && !n.flow
-	if block && (allGone && k > 1 || len(g.appends) > 0 && g.gone[k-1]) {
-		// Which comments stay with a YAML block map that loses its last
-		// entry depends on the order of the changes.
-		return errOneByOne
-	}
-	if allGone && len(g.appends) == 0 {
-		// Nothing would be left to show the map's layout: write it {}.
-		e, err := d.emptyMap(g.p)
-		if err != nil {
-			return &Error{Msg: err.Error() + d.of()}
-		}
-		b.add(g.p.addr, e, check{want: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}})
-		return nil
-	}
-	c := check{gone: g.gone}
-	idxs := make([]int, 0, len(g.gone))
-	for i := range g.gone {
-		idxs = append(idxs, i)
-	}
-	sort.Ints(idxs)
-	for _, i := range idxs {
-		e, err := d.deleteEntry(g.p, i, g.gone)
-		if err != nil {
-			return &Error{Segment: g.goneAt[i], Msg: err.Error() + d.of()}
-		}
-		e.depth = len(g.p.addr)
-		b.edits = append(b.edits, e)
-	}
-	if len(g.appends) > 0 {
-		var e edit
-		if d.format == JSON {
-			e = d.addJSON(n, g.appends, allGone)
-		} else {
-			e = d.addYAML(n, g.appends, allGone)
-		}
-		e.depth = len(g.p.addr)
-		b.edits = append(b.edits, e)
-		for _, a := range g.appends {
-			ac := addedCheck{want: a.want}
-			if n.kind == mapKind {
-				ac.key = a.seg.Key
-			}
-			c.added = append(c.added, ac)
-		}
-	}
-	b.checks[key] = c
-	return nil
-}
-
-// emptiedFlowMap is the text of a YAML flow map that loses every entry,
-// when comments lie between its entries ({"a": 1 # why\n}): the braces,
-// the white space and the comments stay ({ # why\n}); the entries and the
-// commas go. ok is false when there is no such comment, and the map is
-// written {}.
-func (d *doc) emptiedFlowMap(n *node) (text string, ok bool) {
-	if d.format != YAML || d.text[n.start] != '{' || n.closeAt <= n.start || d.text[n.closeAt] != '}' {
-		return "", false
-	}
-	var b strings.Builder
-	b.WriteByte('{')
-	from := n.start + 1
-	for i := range n.children {
-		s, found := d.gapComments(from, d.flowEntryStart(n, i))
-		b.WriteString(s)
-		ok = ok || found
-		from = d.flowEntryEnd(n, i)
-	}
-	s, found := d.gapComments(from, n.closeAt)
-	b.WriteString(s)
-	b.WriteByte('}')
-	return b.String(), ok || found
-}
-
-// gapComments copies, from the text between two entries of a YAML flow
-// collection (white space, a comma, maybe the "?" or ":" of an empty key,
-// and comments), the white space and the comments. found says whether
-// there was a comment: a comment is the user's, and deleting an entry takes
-// only the entry and its separator (the package comment of Delete), never
-// the comments around them.
-func (d *doc) gapComments(from, to int) (text string, found bool) {
-	if d.format != YAML {
-		return "", false
-	}
-	var b strings.Builder
-	for i := from; i < to; i++ {
-		switch c := d.text[i]; {
-		case c == '#':
-			end := min(lineEnd(d.text, i), to)
-			b.WriteString(d.text[i:end])
-			i = end - 1
-			found = true
-		case isYAMLSpace(c):
-			b.WriteByte(c)
-		}
-	}
-	return b.String(), found
-}
-
-// entryStart is where entry i of a map or list begins: its key, or the
-// element.
-func entryStart(n *node, i int) int {
-	if n.kind == mapKind {
-		return n.keys[i].start
-	}
-	return n.children[i].start
-}
-
-// entryEnd is where entry i of a map or list ends: its value, or its key
-// when the value is empty.
-func entryEnd(n *node, i int) int {
-	end := n.children[i].end
-	if n.kind == mapKind && (n.keys[i].end > end || n.children[i].end == n.children[i].start) {
-		end = n.keys[i].end
-	}
-	return end
-}
-
-// emptyMap is the edit that writes the map at p as {}. A YAML flow map
-// keeps the comments between its entries (emptiedFlowMap).
-func (d *doc) emptyMap(p place) (edit, error) {
-	n := p.n
-	if d.format == JSON || n.flow {
-		if text, ok := d.emptiedFlowMap(n); ok {
-			return edit{start: n.start, end: n.end, text: text}, nil
-		}
-		return edit{start: n.start, end: n.end, text: "{}"}, nil
-	}
-	if n.yn.Anchor != "" || n.explicitTag {
-		return edit{}, fmt.Errorf("cannot empty a map that has an anchor or a tag")
-	}
-	return d.slotEdit(p, " {}", " {}", "{}")
 }

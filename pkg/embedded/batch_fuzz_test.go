@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -165,7 +166,7 @@ func canonicalText(t *testing.T, text string, comments *[]string) string {
 	if err != nil {
 		t.Fatalf("the result does not parse: %v\n%q", err, text)
 	}
-	out, err := yaml.Marshal(canonicalNode(t, d.toYAML(d.root), comments))
+	out, err := yaml.Marshal(canonicalNode(t, d.ToYAML(d.Root), comments))
 	if err != nil {
 		t.Fatalf("cannot write the result back: %v", err)
 	}
@@ -183,7 +184,7 @@ func canonicalNode(t *testing.T, n *yaml.Node, comments *[]string) *yaml.Node {
 		}
 		c.HeadComment, c.LineComment, c.FootComment = "", "", ""
 	}
-	if n.Kind == yaml.ScalarNode && n.Tag == strTag {
+	if n.Kind == yaml.ScalarNode && n.Tag == span.StrTag {
 		if _, err := parse(n.Value, nil); err == nil {
 			c.Value = canonicalText(t, n.Value, comments)
 		}

@@ -12,6 +12,7 @@ func NewCache() *Cache { return &Cache{docs: map[string]*doc{}} }
 // cacheLimit bounds the memory a cache holds on to.
 const cacheLimit = 1 << 16
 
+// get returns the parse of text, nil when there is none (or no cache).
 func (c *Cache) get(text string) *doc {
 	if c == nil {
 		return nil
@@ -19,6 +20,7 @@ func (c *Cache) get(text string) *doc {
 	return c.docs[text]
 }
 
+// put keeps the parse of text, emptying the cache first when it is full.
 func (c *Cache) put(text string, d *doc) {
 	if c == nil {
 		return

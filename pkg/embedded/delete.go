@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 )
 
@@ -23,125 +24,166 @@ func Delete(text string, path fieldpath.Path, opts Options) (string, error) {
 // where the first old one started. A map losing every entry and gaining
 // none is written {} instead (emptyMap).
 func (d *doc) deleteEntry(p place, idx int, gone map[int]bool) (edit, error) {
-	n := p.n
-	k := len(n.children)
-	if d.format == JSON || n.flow {
-		// The entry goes with the separator after it while no entry
-		// before it stays, and with the separator before it otherwise.
-		first := 0
-		for first < k && gone[first] {
-			first++
+	if d.format == JSON || p.n.Flow {
+		return d.deleteFlowEntry(p.n, idx, gone), nil
+	}
+	return d.deleteBlockEntry(p.n, idx)
+}
+
+// deleteFlowEntry is deleteEntry for a JSON or flow map: the entry goes
+// with the separator after it while no entry before it stays, and with the
+// separator before it otherwise. Comments between the entries stay
+// (gapComments).
+func (d *doc) deleteFlowEntry(n *span.Node, idx int, gone map[int]bool) edit {
+	first := 0
+	for first < len(n.Children) && gone[first] {
+		first++
+	}
+	if idx < first {
+		return d.deleteWithNextSeparator(n, idx)
+	}
+	return d.deleteWithSeparatorBefore(n, idx)
+}
+
+// deleteWithNextSeparator removes flow entry idx and the separator after
+// it, if another entry follows.
+func (d *doc) deleteWithNextSeparator(n *span.Node, idx int) edit {
+	if idx+1 == len(n.Children) {
+		return edit{start: d.flowEntryStart(n, idx), end: d.flowEntryEnd(n, idx)}
+	}
+	e := edit{start: d.flowEntryStart(n, idx), end: d.flowEntryStart(n, idx+1)}
+	if kept, ok := d.gapComments(d.flowEntryEnd(n, idx), e.end); ok {
+		e.text = kept
+	}
+	return e
+}
+
+// deleteWithSeparatorBefore removes flow entry idx and the separator
+// before it.
+func (d *doc) deleteWithSeparatorBefore(n *span.Node, idx int) edit {
+	e := edit{start: d.flowEntryEnd(n, idx-1), end: d.flowEntryEnd(n, idx)}
+	if kept, ok := d.gapComments(e.start, d.flowEntryStart(n, idx)); ok {
+		// Without the indentation of the entry that goes, nor the line
+		// break before it when another follows the entry.
+		kept = strings.TrimRight(kept, " \t")
+		rest := strings.TrimLeft(d.Text[e.end:], " \t")
+		if strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n") {
+			kept = strings.TrimSuffix(strings.TrimSuffix(kept, "\n"), "\r")
 		}
-		// Comments between the entries stay (gapComments).
-		switch {
-		case idx < first && idx+1 < k:
-			e := edit{start: d.flowEntryStart(n, idx), end: d.flowEntryStart(n, idx+1)}
-			if kept, ok := d.gapComments(d.flowEntryEnd(n, idx), e.end); ok {
-				e.text = kept
-			}
-			return e, nil
-		case idx < first:
-			return edit{start: d.flowEntryStart(n, idx), end: d.flowEntryEnd(n, idx)}, nil
-		}
-		e := edit{start: d.flowEntryEnd(n, idx-1), end: d.flowEntryEnd(n, idx)}
-		if kept, ok := d.gapComments(e.start, d.flowEntryStart(n, idx)); ok {
-			// Without the indentation of the entry that goes, nor the
-			// line break before it when another follows the entry.
-			kept = strings.TrimRight(kept, " \t")
-			rest := strings.TrimLeft(d.text[e.end:], " \t")
-			if strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n") {
-				kept = strings.TrimSuffix(strings.TrimSuffix(kept, "\n"), "\r")
-			}
-			e.text = kept
-		}
-		return e, nil
+		e.text = kept
 	}
-	// A block map: the entry's lines go, from the comment block above the
-	// key (or its "? ") to the line where the value ends.
-	lines := d.lineTable()
-	keyLine := d.lineOf(n.keys[idx].start)
-	if prefix := strings.TrimSpace(d.text[lines[keyLine]:n.keys[idx].start]); prefix != "" && prefix != "?" {
-		// The key shares its line with a "- " or with an anchor: remove
-		// from the key up to the next key instead, which keeps that prefix.
-		if idx+1 < k && d.lineOf(n.keys[idx+1].start) > d.lineOf(entryEnd(n, idx)) {
-			return edit{start: n.keys[idx].start, end: n.keys[idx+1].start}, nil
-		}
-		return edit{}, fmt.Errorf("cannot delete the key %q, which shares its line with other text", n.keys[idx].value)
+	return e
+}
+
+// deleteBlockEntry is deleteEntry for a YAML block map: the entry's lines
+// go, from the comment block above the key (or its "? ") to the line where
+// the value ends.
+func (d *doc) deleteBlockEntry(n *span.Node, idx int) (edit, error) {
+	lines := d.Lines()
+	key := n.Keys[idx]
+	keyLine := d.LineOf(key.Start)
+	if prefix := strings.TrimSpace(d.Text[lines[keyLine]:key.Start]); prefix != "" && prefix != "?" {
+		return d.deleteAfterPrefix(n, idx)
 	}
-	floor := -1
-	if idx > 0 {
-		floor = d.lineOf(entryEnd(n, idx-1))
+	lastLine := d.LineOf(entryEnd(n, idx))
+	if idx+1 < len(n.Keys) && d.LineOf(n.Keys[idx+1].Start) <= lastLine {
+		return edit{}, fmt.Errorf("cannot delete the key %q, whose value ends on the line of the next key", key.Value)
 	}
-	first := keyLine
-	for first-1 > floor && isCommentLine(d.text, lines[first-1]) {
-		first--
-	}
-	lastLine := d.lineOf(entryEnd(n, idx))
-	if idx+1 < k && d.lineOf(n.keys[idx+1].start) <= lastLine {
-		return edit{}, fmt.Errorf("cannot delete the key %q, whose value ends on the line of the next key", n.keys[idx].value)
-	}
-	stop := len(d.text)
+	stop := len(d.Text)
 	if lastLine+1 < len(lines) {
 		stop = lines[lastLine+1]
 	}
-	return edit{start: lines[first], end: stop}, nil
+	return edit{start: lines[d.commentBlockStart(n, idx, keyLine)], end: stop}, nil
+}
+
+// deleteAfterPrefix deletes block map entry idx, whose key shares its line
+// with a "- " or with an anchor: from the key up to the next key, which
+// keeps that prefix.
+func (d *doc) deleteAfterPrefix(n *span.Node, idx int) (edit, error) {
+	if idx+1 < len(n.Keys) && d.LineOf(n.Keys[idx+1].Start) > d.LineOf(entryEnd(n, idx)) {
+		return edit{start: n.Keys[idx].Start, end: n.Keys[idx+1].Start}, nil
+	}
+	return edit{}, fmt.Errorf("cannot delete the key %q, which shares its line with other text", n.Keys[idx].Value)
+}
+
+// commentBlockStart is the first line of the comment block directly above
+// the key of block map entry idx, on keyLine (keyLine when there is none);
+// it stays below the line where the entry before ends.
+func (d *doc) commentBlockStart(n *span.Node, idx, keyLine int) int {
+	lines := d.Lines()
+	floor := -1
+	if idx > 0 {
+		floor = d.LineOf(entryEnd(n, idx-1))
+	}
+	first := keyLine
+	for first-1 > floor && isCommentLine(d.Text, lines[first-1]) {
+		first--
+	}
+	return first
 }
 
 // flowEntryEnd is where entry i of a flow map or list ends, past the ":"
 // of a key whose value is empty ({a: }), and the value's tag or anchor
 // ({a: !t }), which would otherwise stay behind.
-func (d *doc) flowEntryEnd(n *node, i int) int {
+func (d *doc) flowEntryEnd(n *span.Node, i int) int {
 	end := entryEnd(n, i)
-	if n.kind != mapKind || n.children[i].end != n.children[i].start {
+	if n.Kind != span.Map || n.Children[i].End != n.Children[i].Start {
 		return end
 	}
-	j := end
-	for j < len(d.text) && isYAMLSpace(d.text[j]) {
-		j++
-	}
-	if j >= len(d.text) || d.text[j] != ':' {
+	t := d.Text
+	j := spaceEnd(t, end)
+	if j >= len(t) || t[j] != ':' {
 		return end
 	}
-	j++
-	for {
-		// A tag or an anchor of the empty value ({a: !t }) is the entry's.
-		k := j
-		for k < len(d.text) && isYAMLSpace(d.text[k]) {
-			k++
-		}
-		if k >= len(d.text) || d.text[k] != '!' && d.text[k] != '&' {
-			break
-		}
-		for k < len(d.text) && !isYAMLSpace(d.text[k]) && !strings.ContainsRune(",]}", rune(d.text[k])) {
-			k++
-		}
-		j = k
-	}
-	colon := j
-	for j < len(d.text) && (d.text[j] == ' ' || d.text[j] == '\t') {
+	colon := emptyValueEnd(t, j+1)
+	j = colon
+	for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
 		j++ // the space before "}" or "," went with the value
 	}
-	if j < len(d.text) && d.text[j] == '#' {
+	if j < len(t) && t[j] == '#' {
 		return colon // but a comment keeps the space before it
 	}
 	return j
 }
 
+// emptyValueEnd moves past the tags and anchors of an empty flow value
+// ({a: !t }), which are the entry's, from i, right after its ":".
+func emptyValueEnd(t string, i int) int {
+	for {
+		k := spaceEnd(t, i)
+		if k >= len(t) || t[k] != '!' && t[k] != '&' {
+			return i
+		}
+		for k < len(t) && !span.IsSpace(t[k]) && !strings.ContainsRune(",]}", rune(t[k])) {
+			k++
+		}
+		i = k
+	}
+}
+
+// spaceEnd moves past white space and line breaks.
+func spaceEnd(t string, i int) int {
+	for i < len(t) && span.IsSpace(t[i]) {
+		i++
+	}
+	return i
+}
+
 // flowEntryStart is where entry i of a flow map or list begins, with the
 // tags and anchors written before its key or element ({a, !t k: 1}), which
 // belong to it (fuzz finding: deleting the entry before took them).
-func (d *doc) flowEntryStart(n *node, i int) int {
+func (d *doc) flowEntryStart(n *span.Node, i int) int {
 	start := entryStart(n, i)
 	for {
 		j := start
-		for j > 0 && isYAMLSpace(d.text[j-1]) {
+		for j > 0 && span.IsSpace(d.Text[j-1]) {
 			j--
 		}
 		k := j
-		for k > 0 && !isYAMLSpace(d.text[k-1]) && !strings.ContainsRune(",[{", rune(d.text[k-1])) {
+		for k > 0 && !span.IsSpace(d.Text[k-1]) && !strings.ContainsRune(",[{", rune(d.Text[k-1])) {
 			k--
 		}
-		if k == j || k < n.start+1 || d.text[k] != '!' && d.text[k] != '&' {
+		if k == j || k < n.Start+1 || d.Text[k] != '!' && d.Text[k] != '&' {
 			return start
 		}
 		start = k
@@ -151,38 +193,89 @@ func (d *doc) flowEntryStart(n *node, i int) int {
 // isCommentLine reports whether the line starting at ls holds only a
 // comment.
 func isCommentLine(t string, ls int) bool {
-	return strings.HasPrefix(strings.TrimLeft(t[ls:lineEnd(t, ls)], " \t"), "#")
+	return strings.HasPrefix(strings.TrimLeft(t[ls:span.LineEnd(t, ls)], " \t"), "#")
 }
 
-// SetText writes value, the text of a JSON value, byte for byte at every
-// place the path leads to inside a JSON document: a caller that holds the
-// value as someone wrote it (an overlay's [1, 2]) keeps their spelling and
-// spacing, and the value's own types (a string "1" stays a string where a
-// number was). Options.Create may add the last key or element, but not
-// maps or lists on the way.
-func SetText(text string, path fieldpath.Path, opts Options, value string) (string, error) {
-	return Edit(text, opts, Change{Path: path, Text: value})
-}
-
-// GetText returns the source text of the values the path leads to, as Get
-// finds them: a value's own bytes, without a YAML anchor, tag or comment.
-func GetText(text string, path fieldpath.Path, opts Options) ([]string, error) {
-	return gather(text, path, opts, GetText, func(d *doc, n *node) string { return d.text[n.start:n.end] })
-}
-
-// Check reports whether text is a document of format f as this package
-// reads it: for JSON, strict RFC 8259 JSON with valid UTF-8 in its
-// strings, nested at most 1000 levels below the top. A caller that must tell a value
-// it cannot edit from one it can asks first.
-func Check(text string, f Format) error {
-	var err error
-	if f == JSON {
-		_, err = parseJSON(text)
-	} else {
-		_, err = parseYAML(text)
+// entryStart is where entry i of a map or list begins: its key, or the
+// element.
+func entryStart(n *span.Node, i int) int {
+	if n.Kind == span.Map {
+		return n.Keys[i].Start
 	}
-	if err != nil {
-		return syntaxMessage(text, err, nil, false)
+	return n.Children[i].Start
+}
+
+// entryEnd is where entry i of a map or list ends: its value, or its key
+// when the value is empty.
+func entryEnd(n *span.Node, i int) int {
+	end := n.Children[i].End
+	if n.Kind == span.Map && (n.Keys[i].End > end || n.Children[i].End == n.Children[i].Start) {
+		end = n.Keys[i].End
 	}
-	return nil
+	return end
+}
+
+// gapComments copies, from the text between two entries of a YAML flow
+// collection (white space, a comma, maybe the "?" or ":" of an empty key,
+// and comments), the white space and the comments. found says whether
+// there was a comment: a comment is the user's, and deleting an entry takes
+// only the entry and its separator (the package comment of Delete), never
+// the comments around them.
+func (d *doc) gapComments(from, to int) (text string, found bool) {
+	if d.format != YAML {
+		return "", false
+	}
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		switch c := d.Text[i]; {
+		case c == '#':
+			end := min(span.LineEnd(d.Text, i), to)
+			b.WriteString(d.Text[i:end])
+			i = end - 1
+			found = true
+		case span.IsSpace(c):
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), found
+}
+
+// emptyMap is the edit that writes the map at p as {}. A YAML flow map
+// keeps the comments between its entries (emptiedFlowMap).
+func (d *doc) emptyMap(p place) (edit, error) {
+	n := p.n
+	if d.format == JSON || n.Flow {
+		if text, ok := d.emptiedFlowMap(n); ok {
+			return edit{start: n.Start, end: n.End, text: text}, nil
+		}
+		return edit{start: n.Start, end: n.End, text: "{}"}, nil
+	}
+	if n.Source.Anchor != "" || n.ExplicitTag {
+		return edit{}, fmt.Errorf("cannot empty a map that has an anchor or a tag")
+	}
+	return d.slotEdit(p, " {}", " {}", "{}")
+}
+
+// emptiedFlowMap is the text of a YAML flow map that loses every entry,
+// when comments lie between its entries ({"a": 1 # why\n}): the braces,
+// the white space and the comments stay ({ # why\n}); the entries and the
+// commas go. ok is false when there is no such comment, and the map is
+// written {}.
+func (d *doc) emptiedFlowMap(n *span.Node) (text string, ok bool) {
+	if d.format != YAML || d.Text[n.Start] != '{' || n.CloseAt <= n.Start || d.Text[n.CloseAt] != '}' {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	from := n.Start + 1
+	for i := range n.Children {
+		s, found := d.gapComments(from, d.flowEntryStart(n, i))
+		b.WriteString(s)
+		ok = ok || found
+		from = d.flowEntryEnd(n, i)
+	}
+	s, found := d.gapComments(from, n.CloseAt)
+	b.WriteString(s)
+	b.WriteByte('}')
+	return b.String(), ok || found
 }

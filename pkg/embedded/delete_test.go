@@ -141,9 +141,9 @@ func TestDeleteOnlyExplicitKey(t *testing.T) {
 	}
 }
 
-// TestFlowMapEntryAddedBeforeComment: entries that replace every entry of
-// a flow map whose last key has no value go after that key, before the
-// comment that follows, as they do after deleting the entries one by one
+// TestFlowMapEntryAddedBeforeComment checks that entries that replace every
+// entry of a flow map whose last key has no value go after that key, before
+// the comment that follows, as they do after deleting the entries one by one
 // (fuzz finding: a batch put them past the comment); a plain value added
 // right before a comment is kept apart from it. Added after an empty value
 // that stays, they follow it, so that setting it in the same batch works

@@ -25,4 +25,9 @@
 // Every edit is verified: the result is parsed again and compared with the
 // original, and an edit that would disturb anything but its target is
 // refused with an error rather than returned.
+//
+// The parse itself, text to a tree of values that know their byte spans,
+// is the internal package span's; this package resolves paths in that
+// tree, works out the edits, spells new values for their host and
+// verifies the result.
 package embedded

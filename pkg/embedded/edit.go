@@ -1,586 +1,98 @@
 package embedded
 
 import (
+	"errors"
 	"fmt"
-	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
-	yaml "go.yaml.in/yaml/v3"
 )
 
-// Setter computes the value to write from the value found at a place (nil
-// when the place is being created). It returns a scalar, whose Tag gives its
-// type (!!str, !!int, !!float, !!bool, !!null; "" means !!str), or a map or
-// list. Returned nodes are read, never kept or modified.
-type Setter func(old *yaml.Node) (*yaml.Node, error)
-
-// Options tune Set and Get.
-type Options struct {
-	// Create adds missing map keys, list elements selected by [key=value]
-	// or by the index just past the end, and replaces a null on the way
-	// with the maps and lists the rest of the path needs.
+// Change is one edit of a batch given to Edit: what Set, SetText or Delete
+// would do at Path.
+type Change struct {
+	Path fieldpath.Path
+	// Set computes the value to write, as for Set.
+	Set Setter
+	// Text, when Set is nil and Delete is false, is the JSON text to
+	// write, as for SetText.
+	Text string
+	// Delete removes the map key Path names, as Delete does.
+	Delete bool
+	// Create adds what is missing on the way, as Options.Create does
+	// (which, when set, applies to every change).
 	Create bool
-	// Where names the place that holds the text, for messages:
-	// data.config\.json in "no key "x" in the JSON object at line 1,
-	// column 3 of data.config\.json".
-	Where fieldpath.Path
-	// Cache, if set, keeps parsed documents between calls: a string that
-	// several replacements edit in turn is parsed once per version.
-	Cache *Cache
-	// GivenType makes a scalar written over another take the type of the
-	// value given rather than keep the one it replaces (RFC 7386: the
-	// overlay replaces): port: 80 set to the string "8080" becomes a
-	// quoted string, not the number 8080.
-	GivenType bool
-	// GivenStyle writes YAML values in the style of the nodes given where
-	// the document allows it: a map or list in flow style stays flow
-	// ([a, b], {b: 1}) in a block document, and a string keeps its
-	// quoting (plain, 'single', "double"). Without it, values take the
-	// style of what they replace, and new ones the document's.
-	GivenStyle bool
-	// Secret keeps values out of messages: the text is, or is held in, a
-	// Secret's value. Messages then name the place, never what is there.
-	Secret bool
-	// Format is the language of the text given: JSON or YAML. Unset, a
-	// text held under a key whose name ends in .json (the last segment of
-	// Where) is JSON, and an error unless it parses as JSON; any other
-	// text is JSON when it starts with { or [ and parses as JSON, and
-	// YAML otherwise. Strings nested in the text decide by their own key.
-	Format Format
 }
 
-// format is the language the text must be in, 0 when the text decides.
-func (o Options) format() Format {
-	if o.Format != 0 {
-		return o.Format
+// Edit applies several changes to the document held in text and returns
+// the new text. It parses the document once, works out every change on
+// that parse, and verifies the result once: a merge that changes a
+// thousand values costs one parse, not a thousand.
+//
+// Every path is resolved in the text as given, so a change cannot reach
+// what another creates, and changes must touch different places: none may
+// write or delete at, or inside, a value another writes or deletes, and a
+// key or element may be created once. Edit refuses changes that overlap.
+// Otherwise the result is the document applying the changes one by one, in
+// order, gives, byte for byte as a rule; new entries and values copy the
+// layout and quoting of the text as given, where one change after another
+// would copy those of the text the changes before it left, which differ
+// only when a change takes away the last example of a layout (a map left
+// with one entry no longer shows its separator).
+func Edit(text string, opts Options, changes ...Change) (string, error) {
+	out, err := editBatch(text, opts, changes)
+	if errors.Is(err, errOneByOne) {
+		if len(changes) == 1 {
+			return "", &Error{Msg: "cannot lay out the edit; please report this" + opts.whereSuffix()}
+		}
+		// Rare layouts that one pass cannot write (a YAML block map losing
+		// its last entry along with others): apply the changes in turn.
+		for _, c := range changes {
+			if text, err = Edit(text, opts, c); err != nil {
+				return "", err
+			}
+		}
+		return text, nil
 	}
-	if namedJSON(o.Where) {
-		return JSON
+	return out, err
+}
+
+// errOneByOne says that the batch cannot be written in one pass.
+var errOneByOne = errors.New("the changes must be applied one by one")
+
+// editBatch is Edit in one pass: the changes are worked out on one parse
+// of text, written together, and the result verified once.
+func editBatch(text string, opts Options, changes []Change) (string, error) {
+	if len(changes) == 0 {
+		return text, nil
 	}
-	return 0
-}
-
-// namedJSON reports whether the text held at where is JSON by its name:
-// the key holding it ends in .json (config.json, dashboard.JSON).
-func namedJSON(where fieldpath.Path) bool {
-	if len(where) == 0 {
-		return false
-	}
-	last := where[len(where)-1]
-	return last.Kind == fieldpath.Field && strings.HasSuffix(strings.ToLower(last.Key), ".json")
-}
-
-// nested returns the options for a string nested in the text at where:
-// its format is decided by its own key.
-func (o Options) nested(where fieldpath.Path) Options {
-	o.Where, o.Format = where, 0
-	return o
-}
-
-// Error is a failure to find or edit a value, and where it happened.
-type Error struct {
-	// Segment is the index, in the path given, of the segment being
-	// resolved when it failed.
-	Segment int
-	Msg     string
-	// Missing: the segment names a map key, or a list element, that is
-	// not there and that Options.Create would add.
-	Missing bool
-	// Near is, for a missing map key, the key there nearest to it (a
-	// likely typo), unless the text is secret; or "".
-	Near string
-	// NamedJSON: the text is valid YAML but not the JSON the name of the
-	// key holding it (….json) says it is (Options.Format overrides that).
-	NamedJSON bool
-}
-
-func (e *Error) Error() string { return e.Msg }
-
-// Get returns the values the path leads to inside the document held in
-// text: one for a path without wildcards or list matchers, any number
-// otherwise. A string value on the way that holds a document of its own is
-// parsed in turn when segments remain. The returned nodes must not be
-// modified.
-func Get(text string, path fieldpath.Path, opts Options) ([]*yaml.Node, error) {
-	return gather(text, path, opts, Get, (*doc).toYAML)
-}
-
-// gather resolves a path in text and collects what leaf makes of each value
-// it reaches, continuing with next inside strings that hold documents: the
-// one walk behind Get and GetText.
-func gather[T any](text string, path fieldpath.Path, opts Options,
-	next func(string, fieldpath.Path, Options) ([]T, error), leaf func(*doc, *node) T) ([]T, error) {
 	d, err := parseCached(text, opts)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	places, err := d.resolve(d.root, path, 0, nil, nil, false, false)
+	d.givenType, d.givenStyle = opts.GivenType, opts.GivenStyle
+	b := &batch{d: d, opts: opts, checks: make(map[string]check, 1)}
+	if err := b.plan(changes); err != nil {
+		return "", err
+	}
+	out, err := apply(text, b.edits)
 	if err != nil {
-		return nil, err
-	}
-	var out []T
-	for _, p := range places {
-		if p.kind == inString {
-			vs, err := next(p.n.value, path[p.at:], opts.nested(joinPath(opts.Where, path[:p.at])))
-			if err != nil {
-				return nil, shift(err, p.at)
-			}
-			out = append(out, vs...)
-			continue
+		if len(changes) > 1 {
+			return "", errOneByOne
 		}
-		out = append(out, leaf(d, p.n))
+		return "", &Error{Msg: err.Error() + d.of()}
 	}
-	return out, nil
-}
-
-// Set writes the value computed by set at every place the path leads to
-// inside the document held in text, and returns the new text. Only the
-// bytes of the values replaced (or the entries added) change: layout,
-// comments, key order and later YAML documents stay as they are. The result
-// is parsed again and compared with the original before it is returned, so
-// an edit that would disturb anything else is an error instead.
-func Set(text string, path fieldpath.Path, opts Options, set Setter) (string, error) {
-	return Edit(text, opts, Change{Path: path, Set: set})
-}
-
-// parseCached parses text, or takes its parse from the cache. Documents
-// are never modified once parsed, so sharing them is safe; only where, used
-// in messages, differs between uses.
-func parseCached(text string, opts Options) (*doc, error) {
-	f := opts.format()
-	if d := opts.Cache.get(text); d != nil && d.is(f) {
-		dd := *d
-		dd.where = opts.Where
-		dd.secret = opts.Secret
-		return &dd, nil
-	}
-	d, err := parseFor(text, opts.Where, opts.Secret, f)
+	nd, err := d.verify(out, b.checks)
 	if err != nil {
-		if e, ok := err.(*Error); ok && f == JSON && opts.Format == 0 {
-			// JSON that does not parse (not a scalar) but would as YAML:
-			// the name is what makes it an error
-			_, jerr := parseJSON(text)
-			_, yerr := parseYAML(text)
-			e.NamedJSON = jerr != nil && yerr == nil
+		what := "edit"
+		if b.onlyDeletes(changes) {
+			what = "delete from"
 		}
-		return nil, err
+		return "", &Error{Msg: fmt.Sprintf("cannot %s the %s without disturbing the rest of it (%v); please report this", what, d.format, err) + d.of()}
 	}
-	if opts.Cache.get(text) == nil {
-		opts.Cache.put(text, d)
-	}
-	return d, nil
-}
-
-// is reports whether the document was read as format f (0: as the text
-// decided, which any document was).
-func (d *doc) is(f Format) bool {
-	return f == 0 || d.format == f && !d.jsonish
-}
-
-// parse reads text as JSON when it starts with { or [ and parses as JSON,
-// and as YAML otherwise.
-func parse(text string, where fieldpath.Path) (*doc, error) {
-	return parseFor(text, where, false, 0)
-}
-
-// parseFor is parse for a text whose values messages must not show when
-// secret is set, read as format f (0: as parse decides). Errors are
-// *Error.
-func parseFor(text string, where fieldpath.Path, secret bool, f Format) (*doc, error) {
-	var d *doc
-	var err error
-	if strings.TrimSpace(text) == "" {
-		return nil, &Error{Msg: fmt.Sprintf("%s is empty: there is no JSON or YAML document to look into", whereName(where))}
-	}
-	switch {
-	case f == JSON:
-		if d, err = parseJSON(text); err != nil {
-			return nil, syntaxMessage(text, err, where, secret)
-		}
-	case f == YAML:
-		if d, err = parseYAML(text); err != nil {
-			return nil, syntaxMessage(text, err, where, secret)
-		}
-	case looksLikeJSON(text):
-		if d, err = parseJSON(text); err != nil {
-			// Not strict JSON; it may still be YAML in flow style
-			// ({a: b}), which is worth a try before giving up.
-			yd, yerr := parseYAML(text)
-			if yerr != nil {
-				return nil, syntaxMessage(text, err, where, secret)
-			}
-			d = yd
-			d.jsonish = true
-		}
-	default:
-		if d, err = parseYAML(text); err != nil {
-			return nil, syntaxMessage(text, err, where, secret)
-		}
-	}
-	d.where = where
-	d.secret = secret
-	if d.root.kind == scalarKind {
-		held := "the text " + abbreviate(text)
-		if secret {
-			held = hidden
-		}
-		return nil, &Error{Msg: fmt.Sprintf("%s holds %s, not a JSON or YAML map or list", whereName(where), held)}
-	}
-	return d, nil
-}
-
-// syntaxMessage says where text fails to parse. For a secret text the
-// parser's own words stay out: they may quote what is there.
-func syntaxMessage(text string, err error, where fieldpath.Path, secret bool) error {
-	se, ok := err.(*syntaxError)
-	if !ok {
-		return &Error{Msg: err.Error()}
-	}
-	if secret {
-		se = &syntaxError{format: se.format, offset: se.offset, lineOnly: se.lineOnly, msg: "what is there is not shown (the text is secret)"}
-	}
-	d := &doc{text: text, lines: lineStarts(text, se.format == YAML)}
-	if se.offset < 0 {
-		return &Error{Msg: fmt.Sprintf("%s does not parse as %s: %s", whereName(where), se.format, se.msg)}
-	}
-	line, col := d.position(se.offset)
-	if se.lineOnly {
-		return &Error{Msg: fmt.Sprintf("%s does not parse as %s: line %d: %s", whereName(where), se.format, line, se.msg)}
-	}
-	return &Error{Msg: fmt.Sprintf("%s does not parse as %s: line %d, column %d: %s", whereName(where), se.format, line, col, se.msg)}
-}
-
-func whereName(where fieldpath.Path) string {
-	if len(where) == 0 {
-		return "the text"
-	}
-	return "the string at " + where.String()
-}
-
-// showValue is how messages show a value: quoted and cut short, or, for a
-// secret one, not at all.
-func showValue(s string, secret bool) string {
-	if secret {
-		return hidden
-	}
-	return abbreviate(s)
-}
-
-// hidden stands for a secret value in messages.
-const hidden = "a secret value (not shown)"
-
-func abbreviate(s string) string {
-	const max = 40
-	if len(s) > max {
-		s = s[:max] + "…"
-	}
-	return strconv.Quote(s)
-}
-
-func joinPath(a, b fieldpath.Path) fieldpath.Path {
-	out := make(fieldpath.Path, 0, len(a)+len(b))
-	return append(append(out, a...), b...)
-}
-
-// shift moves an error found inside a nested string to the segment
-// numbering of the enclosing path.
-func shift(err error, by int) error {
-	if e, ok := err.(*Error); ok {
-		return &Error{Segment: e.Segment + by, Msg: e.Msg, Missing: e.Missing, Near: e.Near, NamedJSON: e.NamedJSON}
-	}
-	return err
-}
-
-// of is the suffix naming the holder in messages.
-func (d *doc) of() string {
-	if len(d.where) == 0 {
-		return ""
-	}
-	return " of " + d.where.String()
-}
-
-func (d *doc) errorf(seg int, format string, args ...any) error {
-	return &Error{Segment: seg, Msg: fmt.Sprintf(format, args...) + d.of()}
-}
-
-type placeKind uint8
-
-const (
-	// atNode: the path ends at an existing node, which is replaced.
-	atNode placeKind = iota
-	// inString: a string holding a document; the path continues inside.
-	inString
-	// addTo: a key or an element is added to a map or list.
-	addTo
-	// overNull: a null is replaced by the maps and lists the path needs.
-	overNull
-)
-
-// place is one spot a path leads to.
-type place struct {
-	kind placeKind
-	n    *node
-	addr []int // child positions from the root
-	at   int   // next path segment: the one inside the string, or the missing one
-	// The map entry or list element that holds n, if any.
-	parent *node
-	key    *node
-}
-
-func (d *doc) resolve(n *node, path fieldpath.Path, i int, addr []int, parent *node, create, edit bool) ([]place, error) {
-	here := place{n: n, addr: addr, at: i, parent: parent}
-	if parent != nil && parent.kind == mapKind && len(addr) > 0 {
-		here.key = parent.keys[addr[len(addr)-1]]
-	}
-	if i == len(path) {
-		return []place{here}, nil
-	}
-	if n.kind == aliasKind {
-		if edit {
-			return nil, d.errorf(i, "%s reaches the alias *%s; edit the value at its anchor &%s instead", path[:i], n.yn.Value, n.yn.Value)
-		}
-		target := d.byYAML[n.yn.Alias]
-		if target == nil {
-			return nil, d.errorf(i, "cannot follow the alias *%s", n.yn.Value)
-		}
-		n = target
-		here.n = n
-	}
-	seg := path[i]
-	d.open(n)
-	if n.kind == scalarKind {
-		return d.intoScalar(here, path, i, create, edit)
-	}
-	sel, err := fieldpath.Select(docTree{d, i}, n, seg)
-	switch {
-	case err != nil:
-		return nil, err
-	case len(sel.Positions) == 1 && seg.Kind != fieldpath.Wildcard && seg.Kind != fieldpath.Match:
-		j := sel.Positions[0]
-		return d.resolve(n.children[j], path, i+1, appendAddr(addr, j), n, create, edit)
-	case len(sel.Positions) > 0:
-		return d.each(n, path, i, addr, create, edit, sel.Positions)
-	case sel.Missing && create && edit:
-		here.kind = addTo
-		return []place{here}, nil
-	case seg.Kind == fieldpath.Wildcard && !sel.Mismatch:
-		return d.each(n, path, i, addr, create, edit, nil)
-	}
-	return nil, d.selectError(n, path, i, sel)
-}
-
-// intoScalar resolves a segment at a scalar: a null becomes what the
-// segment needs (create), a string holds a document the path goes into.
-func (d *doc) intoScalar(here place, path fieldpath.Path, i int, create, edit bool) ([]place, error) {
-	n, seg := here.n, path[i]
-	if n.tag == nullTag && create && edit && seg.Kind != fieldpath.Wildcard {
-		here.kind = overNull
-		return []place{here}, nil
-	}
-	if n.tag == strTag {
-		here.kind = inString
-		return []place{here}, nil
-	}
-	return nil, d.errorf(i, "cannot look for %s in the %s, which holds %s", seg, d.describe(n), showValue(n.value, d.secret))
-}
-
-// selectError says why path[i] leads nowhere in n.
-func (d *doc) selectError(n *node, path fieldpath.Path, i int, sel fieldpath.Selection) error {
-	seg := path[i]
-	switch {
-	case n.kind == mapKind && sel.Missing:
-		return &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.describe(n), d.of(), keyList(n)), Missing: true, Near: d.nearKey(n, seg.Key)}
-	case n.kind == mapKind:
-		return d.errorf(i, "%s selects list elements, but the %s is a map", seg, d.describe(n))
-	case n.kind == seqKind && seg.Kind == fieldpath.Index:
-		err := d.errorf(i, "index %d is out of range: the %s has %d elements", seg.Index, d.describe(n), len(n.children))
-		err.(*Error).Missing = sel.Missing
-		return err
-	case n.kind == seqKind && sel.Missing:
-		err := d.errorf(i, "no element of the %s matches %s", d.describe(n), seg)
-		err.(*Error).Missing = true
-		return err
-	case n.kind == seqKind:
-		return d.errorf(i, "the %s is a list; %q needs a map (select elements with [name=value], an index or *)", d.describe(n), seg.Key)
-	}
-	return d.errorf(i, "cannot look for %s in the %s", seg, d.describe(n))
-}
-
-// each resolves the rest of the path in several children (wildcards and
-// list matchers). Children where the rest does not resolve are skipped, as
-// kustomize does; nothing resolving at all is an error.
-func (d *doc) each(n *node, path fieldpath.Path, i int, addr []int, create, edit bool, children []int) ([]place, error) {
-	if len(children) == 0 {
-		return nil, d.errorf(i, "%s matches nothing: the %s is empty", path[i], d.describe(n))
-	}
-	var out []place
-	var first error
-	for _, j := range children {
-		ps, err := d.resolve(n.children[j], path, i+1, appendAddr(addr, j), n, create, edit)
-		if err != nil {
-			if first == nil {
-				first = err
-			}
-			continue
-		}
-		out = append(out, ps...)
-	}
-	if len(out) == 0 {
-		return nil, first
-	}
+	opts.Cache.replace(text, out, nd)
 	return out, nil
-}
-
-func (d *doc) findKey(n *node, key string, seg int) (int, error) {
-	j, err := d.findKeySpelled(n, key, seg)
-	if err != nil || j < 0 || n.yamlInfo == nil || n.yn == nil {
-		return j, err
-	}
-	// A key spelled differently that readers resolve alike (true and
-	// True, 80 and 0x50) is the same key: readers keep the last, an edit
-	// would change the first (package scalar).
-	k := n.keys[j]
-	if k.yamlInfo == nil || k.yn == nil {
-		return j, nil
-	}
-	other := ""
-	c := n.yn.Content
-	scalar.ResolvedDuplicates(c, func(a, b int) {
-		switch k.yn {
-		case c[a]:
-			other = c[b].Value
-		case c[b]:
-			other = c[a].Value
-		}
-	})
-	if other != "" {
-		return 0, d.errorf(seg, "key %q appears twice in the %s, spelled %q too (YAML readers take both for one key)", key, d.describe(n), other)
-	}
-	return j, nil
-}
-
-func (d *doc) findKeySpelled(n *node, key string, seg int) (int, error) {
-	d.open(n)
-	if len(n.keys) > keyIndexMin {
-		return d.findKeyIndexed(n, key, seg)
-	}
-	found := -1
-	for j, k := range n.keys {
-		if k.kind == scalarKind && k.value == key {
-			if found >= 0 {
-				return 0, d.errorf(seg, "key %q appears twice in the %s", key, d.describe(n))
-			}
-			found = j
-		}
-	}
-	return found, nil
-}
-
-// keyIndexMin is the size from which a map's keys are looked up in an
-// index: a batch of edits looks into a large map once per change.
-const keyIndexMin = 16
-
-// findKeyIndexed is findKey through an index of the map's keys, built on
-// first use.
-func (d *doc) findKeyIndexed(n *node, key string, seg int) (int, error) {
-	if n.keyIndex == nil {
-		n.keyIndex = make(map[string]int, len(n.keys))
-		for j, k := range n.keys {
-			if k.kind != scalarKind {
-				continue
-			}
-			if _, dup := n.keyIndex[k.value]; dup {
-				n.keyIndex[k.value] = -1 // appears twice
-				continue
-			}
-			n.keyIndex[k.value] = j
-		}
-	}
-	j, ok := n.keyIndex[key]
-	switch {
-	case !ok:
-		return -1, nil
-	case j < 0:
-		return 0, d.errorf(seg, "key %q appears twice in the %s", key, d.describe(n))
-	}
-	return j, nil
-}
-
-// nearKey is the key of map n nearest to key, for Error.Near: "" when none
-// is near or the text is secret.
-func (d *doc) nearKey(n *node, key string) string {
-	if d.secret {
-		return ""
-	}
-	keys := make([]string, 0, len(n.keys))
-	for _, k := range n.keys {
-		if k.kind == scalarKind {
-			keys = append(keys, k.value)
-		}
-	}
-	return suggest.Nearest(key, keys)
-}
-
-func keyList(n *node) string {
-	if len(n.keys) == 0 {
-		return " (it is empty)"
-	}
-	const most = 8
-	var ks []string
-	for _, k := range n.keys {
-		if len(ks) == most {
-			ks = append(ks, "…")
-			break
-		}
-		ks = append(ks, strconv.Quote(k.value))
-	}
-	return " (keys: " + strings.Join(ks, ", ") + ")"
-}
-
-func appendAddr(addr []int, i int) []int {
-	out := make([]int, len(addr)+1)
-	copy(out, addr)
-	out[len(addr)] = i
-	return out
-}
-
-func addrKey(addr []int) string {
-	var b strings.Builder
-	for _, a := range addr {
-		b.WriteByte('/')
-		b.WriteString(strconv.Itoa(a))
-	}
-	return b.String()
-}
-
-// toYAML returns a node's value as a yaml.v3 node.
-func (d *doc) toYAML(n *node) *yaml.Node {
-	d.open(n)
-	if n.yamlInfo != nil {
-		if n.yn.Kind == yaml.AliasNode && n.yn.Alias != nil {
-			return n.yn.Alias
-		}
-		return n.yn
-	}
-	switch n.kind {
-	case mapKind:
-		out := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for i, k := range n.keys {
-			out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: k.value}, d.toYAML(n.children[i]))
-		}
-		return out
-	case seqKind:
-		out := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, c := range n.children {
-			out.Content = append(out.Content, d.toYAML(c))
-		}
-		return out
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: n.tag, Value: n.value}
 }
 
 // edit replaces text[start:end] with text.
@@ -593,6 +105,8 @@ type edit struct {
 	depth int
 }
 
+// apply writes the edits into text, in order of offset; edits that overlap
+// are an error.
 func apply(text string, edits []edit) (string, error) {
 	sort.SliceStable(edits, func(i, j int) bool {
 		a, b := edits[i], edits[j]
@@ -618,24 +132,3 @@ func apply(text string, edits []edit) (string, error) {
 	b.WriteString(text[pos:])
 	return b.String(), nil
 }
-
-// check is what verify expects to find after an edit at one address: the
-// value written there, or the entries the map or list there lost and
-// gained.
-type check struct {
-	want *yaml.Node // as it must read back
-	// gone: the indexes of the entries deleted; added: the entries
-	// appended, in order.
-	gone  map[int]bool
-	added []addedCheck
-}
-
-// addedCheck is an entry added to a map or list, as it must read back.
-type addedCheck struct {
-	key  string
-	want *yaml.Node
-}
-
-// entries reports whether the check is of entries lost and gained rather
-// than of a value written.
-func (c check) entries() bool { return len(c.gone) > 0 || len(c.added) > 0 }

@@ -261,6 +261,8 @@ func TestSetErrors(t *testing.T) {
 		{"alias", "x: &x {b: 1}\ny: *x\n", "y.b", false, "reaches the alias *x"},
 		{"create through wildcard", `{"a": {}}`, "a.b.*", true, "cannot create what * stands for"},
 		{"nested error names the holder", `{"s": "{\"a\": 1}"}`, "s.b", false, `no key "b" in the JSON object at line 1, column 1 of data.x.s (keys: "a")`},
+		{"created key readers take for another", "00:\n", "0", true, `cannot create the key "0" in the YAML map at line 1, column 1 of data.x: YAML readers take the key "00" there for the same key`},
+		{"created boolean key", "a: {True: 1}\n", "a.true", true, `YAML readers take the key "True" there for the same key`},
 	}
 	where := fieldpath.MustParse("data.x")
 	for _, tt := range tests {

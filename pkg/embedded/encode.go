@@ -1,108 +1,26 @@
 package embedded
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	yaml "go.yaml.in/yaml/v3"
-
 	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
+	yaml "go.yaml.in/yaml/v3"
 )
-
-// scalarTag returns the type a new scalar takes where old was (old is nil
-// when the place is created). An existing number or boolean keeps its type
-// when the new text reads as one ("port": 8080 replaced by "9090" stays a
-// number); an existing string stays a string ("8080" stays quoted). Where
-// nothing typed was (a new key, null, a map or list being replaced), the
-// source's own type is used.
-func scalarTag(old *node, v *yaml.Node) string {
-	if old != nil && old.kind == scalarKind {
-		return KeptTag(old.tag, v)
-	}
-	return KeptTag("", v)
-}
-
-// KeptTag is the type rule for any document, kyaml nodes included: the
-// tag (!!str, !!int, !!float, !!bool, !!null) a scalar v takes when it is
-// written where a scalar tagged oldTag was. oldTag is "" when nothing, or a
-// map or list, was there.
-func KeptTag(oldTag string, v *yaml.Node) string {
-	text := v.Value
-	want := v.ShortTag()
-	if v.Tag == "" {
-		want = strTag
-	}
-	if oldTag != "" {
-		switch oldTag {
-		case intTag, floatTag:
-			if isJSONNumber(text) {
-				return numberTag(text)
-			}
-			return strTag
-		case boolTag:
-			if _, ok := boolWord(text); ok {
-				return boolTag
-			}
-			return strTag
-		case nullTag:
-			// no type to keep: fall through to the source's
-		default:
-			return strTag
-		}
-	}
-	switch want {
-	case intTag, floatTag:
-		if isJSONNumber(text) {
-			return numberTag(text)
-		}
-	case boolTag:
-		if _, ok := boolWord(text); ok {
-			return boolTag
-		}
-	case nullTag:
-		return nullTag
-	}
-	return strTag
-}
-
-func numberTag(s string) string {
-	if strings.ContainsAny(s, ".eE") {
-		return floatTag
-	}
-	return intTag
-}
-
-var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
-
-// isJSONNumber reports whether s is a number in JSON's grammar, which YAML
-// reads as a number too. Other YAML spellings (0x1F, +1, 1_000) are kept as
-// strings rather than guessed at.
-func isJSONNumber(s string) bool { return jsonNumberRE.MatchString(s) }
-
-// boolWord returns the boolean s spells, in the spellings YAML 1.2 knows.
-func boolWord(s string) (bool, bool) {
-	switch s {
-	case "true", "True", "TRUE":
-		return true, true
-	case "false", "False", "FALSE":
-		return false, true
-	}
-	return false, false
-}
 
 // jsonScalar writes a scalar of the given type as JSON.
 func jsonScalar(tag, value string) string {
 	switch tag {
-	case intTag, floatTag:
+	case span.IntTag, span.FloatTag:
 		return value
-	case boolTag:
+	case span.BoolTag:
 		if b, _ := boolWord(value); b {
 			return "true"
 		}
 		return "false"
-	case nullTag:
+	case span.NullTag:
 		return "null"
 	}
 	return jsonQuote(value)
@@ -160,6 +78,7 @@ func doubleQuote(s string, escape func(rune) bool) string {
 	return b.String()
 }
 
+// writeU4 writes r as a \u escape of four hex digits.
 func writeU4(b *strings.Builder, r rune) {
 	const hex = "0123456789abcdef"
 	b.WriteString(`\u`)
@@ -169,6 +88,7 @@ func writeU4(b *strings.Builder, r rune) {
 	b.WriteByte(hex[r&0xf])
 }
 
+// hexOf returns r in lower-case hex, without leading zeros.
 func hexOf(r rune) string {
 	const hex = "0123456789abcdef"
 	var buf [8]byte
@@ -217,19 +137,28 @@ func yamlSingleQuote(s string) (string, bool) {
 // back as the same string, by yaml.v3 and by YAML 1.1 readers alike
 // ("yes" and "on" are booleans there, so they are quoted).
 func yamlPlainOK(s string, inFlow bool) bool {
-	if s == "" || !utf8.ValidString(s) {
+	if s == "" || !utf8.ValidString(s) || strings.TrimSpace(s) != s {
 		return false
 	}
-	if strings.TrimSpace(s) != s {
-		return false
-	}
+	return plainChars(s) && plainStart(s, inFlow) && plainInside(s, inFlow) && !yamlImplicitNonString(s)
+}
+
+// plainChars reports whether every character of s is one a plain scalar
+// may hold: printable, and not a tab.
+func plainChars(s string) bool {
 	for _, r := range s {
 		if !yamlPrintable(r) || r == '\t' {
 			return false
 		}
 	}
-	first := s[0]
-	switch first {
+	return true
+}
+
+// plainStart reports whether s may start a plain scalar: not with an
+// indicator, nor with "-", "?" or ":" followed by a space (or, in a flow
+// collection, by a flow indicator), nor with a document marker.
+func plainStart(s string, inFlow bool) bool {
+	switch s[0] {
 	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
 		return false
 	case '-', '?', ':':
@@ -237,18 +166,17 @@ func yamlPlainOK(s string, inFlow bool) bool {
 			return false
 		}
 	}
-	if strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
-		return false
-	}
+	return !strings.HasPrefix(s, "---") && !strings.HasPrefix(s, "...")
+}
+
+// plainInside reports whether the rest of s may be plain: no ": " or " #",
+// no ":" at the end, and, inside a flow collection, only unremarkable
+// text: libyaml stumbles on "a?" and friends there.
+func plainInside(s string, inFlow bool) bool {
 	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
 		return false
 	}
-	// libyaml stumbles on "a?" and friends inside flow collections: plain
-	// scalars there are kept to unremarkable text.
-	if inFlow && strings.ContainsAny(s, ",[]{}:?#'\"&*!|>%@`") {
-		return false
-	}
-	return !yamlImplicitNonString(s)
+	return !inFlow || !strings.ContainsAny(s, ",[]{}:?#'\"&*!|>%@`")
 }
 
 // yamlImplicitNonString is the project's one quoting rule (package scalar).
@@ -256,17 +184,17 @@ func yamlImplicitNonString(s string) bool {
 	return scalar.NeedsQuotes(s)
 }
 
-// yamlScalar writes a scalar of the given type for a YAML document. prefer
-// is the style of the value being replaced, kept when it can hold the new
-// text; blockIndent and parentIndent are the old block scalar's content and
-// parent indentation.
-func yamlScalar(tag, value string, old *node, inFlow bool, newline string) string {
+// yamlScalar writes a scalar of the given type for a YAML document. The
+// style of old, the scalar being replaced (nil for a new value), is kept
+// when it can hold the new text; a block scalar keeps old's indentation
+// too.
+func yamlScalar(tag, value string, old *span.Node, inFlow bool, newline string) string {
 	switch tag {
-	case intTag, floatTag:
+	case span.IntTag, span.FloatTag:
 		return value
-	case boolTag:
+	case span.BoolTag:
 		return value
-	case nullTag:
+	case span.NullTag:
 		if value == "" {
 			return "null"
 		}
@@ -276,22 +204,22 @@ func yamlScalar(tag, value string, old *node, inFlow bool, newline string) strin
 		}
 		return "null"
 	}
-	prefer := plainStyle
-	if old != nil && old.kind == scalarKind {
-		prefer = old.style
+	prefer := span.Plain
+	if old != nil && old.Kind == span.Scalar {
+		prefer = old.Style
 	}
 	switch prefer {
-	case literalStyle, foldedStyle:
+	case span.Literal, span.Folded:
 		if s, ok := yamlBlockScalar(value, old, newline); ok {
 			return s
 		}
-	case singleStyle:
+	case span.Single:
 		if !strings.ContainsAny(value, "\n\r") {
 			if s, ok := yamlSingleQuote(value); ok {
 				return s
 			}
 		}
-	case plainStyle:
+	case span.Plain:
 		if yamlPlainOK(value, inFlow) {
 			return value
 		}
@@ -303,58 +231,24 @@ func yamlScalar(tag, value string, old *node, inFlow bool, newline string) strin
 // the old content's indentation, keeping the comment on the header line.
 // Folded style is kept only for one-line text, where folding changes
 // nothing; longer text is written literally.
-func yamlBlockScalar(value string, old *node, newline string) (string, bool) {
-	body := value
-	chomp := ""
-	switch {
-	case strings.HasSuffix(body, "\n\n"):
-		return "", false // "keep" chomping would swallow the blank lines after it
-	case strings.HasSuffix(body, "\n"):
-		body = body[:len(body)-1]
-	default:
-		chomp = "-"
-	}
-	if body == "" || strings.ContainsRune(body, '\r') || !utf8.ValidString(body) {
+func yamlBlockScalar(value string, old *span.Node, newline string) (string, bool) {
+	body, chomp, ok := blockBody(value)
+	if !ok {
 		return "", false
 	}
 	lines := strings.Split(body, "\n")
-	nonBlank := false
-	for _, l := range lines {
-		for _, r := range l {
-			if !yamlPrintable(r) && r != '\t' {
-				return "", false
-			}
-		}
-		if strings.TrimLeft(l, " ") != "" {
-			nonBlank = true
-		}
-		if strings.HasPrefix(l, "\t") {
-			// libyaml reads a tab at the start of a content line as bad
-			// indentation.
-			return "", false
-		}
-	}
-	if !nonBlank {
+	if !blockLinesOK(lines) {
 		return "", false
 	}
-	indicator := "|"
-	if old.style == foldedStyle && len(lines) == 1 {
-		indicator = ">"
+	indicator, ok := blockIndicator(lines, old)
+	if !ok {
+		return "", false
 	}
-	// Leading spaces or a tab on the first line would be read as
-	// indentation; an explicit indentation indicator prevents that.
-	if needsIndentIndicator(lines) {
-		m := old.blockIndent - max(old.parentIndent, 0)
-		if m < 1 || m > 9 {
-			return "", false
-		}
-		indicator += string(rune('0' + m))
-	}
-	pad := strings.Repeat(" ", old.blockIndent)
+	pad := strings.Repeat(" ", old.BlockIndent)
 	var b strings.Builder
 	b.WriteString(indicator)
 	b.WriteString(chomp)
-	b.WriteString(old.headerRest)
+	b.WriteString(old.HeaderRest)
 	for _, l := range lines {
 		b.WriteString(newline)
 		if l != "" {
@@ -363,6 +257,66 @@ func yamlBlockScalar(value string, old *node, newline string) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// blockBody returns the text of a block scalar's lines for value, and the
+// chomping indicator that gives back its final line break: none when it
+// ends with one, "-" when it does not. A value that ends with blank lines
+// cannot be written: "keep" chomping would swallow the blank lines after
+// it.
+func blockBody(value string) (body, chomp string, ok bool) {
+	switch {
+	case strings.HasSuffix(value, "\n\n"):
+		return "", "", false
+	case strings.HasSuffix(value, "\n"):
+		body = value[:len(value)-1]
+	default:
+		body, chomp = value, "-"
+	}
+	if body == "" || strings.ContainsRune(body, '\r') || !utf8.ValidString(body) {
+		return "", "", false
+	}
+	return body, chomp, true
+}
+
+// blockLinesOK reports whether lines can be a block scalar's content: one
+// at least with text, printable characters (tabs too), and no line that
+// starts with a tab, which libyaml reads as bad indentation.
+func blockLinesOK(lines []string) bool {
+	nonBlank := false
+	for _, l := range lines {
+		for _, r := range l {
+			if !yamlPrintable(r) && r != '\t' {
+				return false
+			}
+		}
+		if strings.HasPrefix(l, "\t") {
+			return false
+		}
+		if strings.TrimLeft(l, " ") != "" {
+			nonBlank = true
+		}
+	}
+	return nonBlank
+}
+
+// blockIndicator is the header of a block scalar written over old: folded
+// (>) kept for one-line text, literal (|) otherwise, with an indentation
+// indicator when leading spaces on the first line with text would be read
+// as indentation (ok is false when old's indentation cannot be given so).
+func blockIndicator(lines []string, old *span.Node) (string, bool) {
+	indicator := "|"
+	if old.Style == span.Folded && len(lines) == 1 {
+		indicator = ">"
+	}
+	if !needsIndentIndicator(lines) {
+		return indicator, true
+	}
+	m := old.BlockIndent - max(old.ParentIndent, 0)
+	if m < 1 || m > 9 {
+		return "", false
+	}
+	return indicator + string(rune('0'+m)), true
 }
 
 // yamlKey writes a new map key.
@@ -384,4 +338,30 @@ func needsIndentIndicator(lines []string) bool {
 		return l[0] == ' '
 	}
 	return false
+}
+
+// givenText writes a string in the quoting of the node given, under
+// Options.GivenStyle, when the text allows that quoting.
+func (d *doc) givenText(tag string, v *yaml.Node, inFlow bool) (string, bool) {
+	if !d.givenStyle || d.jsonish || tag != span.StrTag {
+		return "", false
+	}
+	return givenQuote(v, inFlow)
+}
+
+// givenQuote writes v's string in v's own quoting when it can hold it.
+func givenQuote(v *yaml.Node, inFlow bool) (string, bool) {
+	switch {
+	case v.Style&yaml.DoubleQuotedStyle != 0:
+		return yamlDoubleQuote(v.Value), true
+	case v.Style&yaml.SingleQuotedStyle != 0:
+		if !strings.ContainsAny(v.Value, "\n\r") {
+			return yamlSingleQuote(v.Value)
+		}
+	case v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0:
+		if yamlPlainOK(v.Value, inFlow) {
+			return v.Value, true
+		}
+	}
+	return "", false
 }

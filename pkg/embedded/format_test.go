@@ -3,6 +3,7 @@ package embedded
 import (
 	"testing"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -13,7 +14,7 @@ import (
 // decide by their own key.
 func TestNamedJSON(t *testing.T) {
 	set := func(*yaml.Node) (*yaml.Node, error) {
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: strTag, Value: "x"}, nil
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: "x"}, nil
 	}
 	cache := NewCache()
 	for _, c := range []struct {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -101,16 +102,16 @@ func checkSurgical(t *testing.T, before, after string, path fieldpath.Path) {
 	if err != nil {
 		t.Fatalf("Set succeeded on text that does not parse: %v", err)
 	}
-	places, err := d.resolve(d.root, path, 0, nil, nil, false, true)
+	places, err := d.resolve(d.Root, path, 0, nil, nil, false, true)
 	if err != nil {
 		return // created something: no span to compare with
 	}
 	var spans [][2]int
 	for _, p := range places {
-		if p.kind != atNode || p.n.kind != scalarKind || p.n.end == p.n.start {
+		if p.kind != atNode || p.n.Kind != span.Scalar || p.n.End == p.n.Start {
 			return
 		}
-		spans = append(spans, [2]int{p.n.start, p.n.end})
+		spans = append(spans, [2]int{p.n.Start, p.n.End})
 	}
 	// Walk the original text span by span: the text between spans must
 	// appear unchanged, in order, in the result.
@@ -152,8 +153,8 @@ func readsAs(v *yaml.Node, want string) bool {
 		return true
 	}
 	// A boolean kept as a boolean in JSON is written in lower case.
-	if b, ok := boolWord(want); ok && v.ShortTag() == boolTag {
-		return jsonScalar(boolTag, want) == v.Value || (b && v.Value == "true") || (!b && v.Value == "false")
+	if b, ok := boolWord(want); ok && v.ShortTag() == span.BoolTag {
+		return jsonScalar(span.BoolTag, want) == v.Value || (b && v.Value == "true") || (!b && v.Value == "false")
 	}
 	return false
 }

@@ -18,9 +18,9 @@ func given(t *testing.T, text string) *yaml.Node {
 	return doc.Content[0]
 }
 
-// TestEditGiven: GivenType lets the value given decide a scalar's type;
-// GivenStyle keeps its quoting and flow style. Each case is written with
-// and without the options, which must differ.
+// TestEditGiven checks that GivenType lets the value given decide a scalar's
+// type and that GivenStyle keeps its quoting and flow style. Each case is
+// written with and without the options, which must differ.
 func TestEditGiven(t *testing.T) {
 	p := fieldpath.MustParse
 	for _, tc := range []struct {

@@ -3,6 +3,7 @@ package embedded
 import (
 	"testing"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -11,7 +12,7 @@ import (
 // same way, as jsonnet writes YAML (issue 20); otherwise they are plain.
 func TestNewKeysFollowKeyQuoting(t *testing.T) {
 	set := func(*yaml.Node) (*yaml.Node, error) {
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: intTag, Value: "1"}, nil
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: span.IntTag, Value: "1"}, nil
 	}
 	for _, c := range []struct{ text, path, want string }{
 		{"\"a\":\n  \"b\": 0\n", "a.c", "\"a\":\n  \"b\": 0\n  \"c\": 1\n"},

@@ -3,6 +3,7 @@ package embedded
 import (
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -21,12 +22,14 @@ type jsonLayout struct {
 	nl     string
 }
 
+// render writes v as JSON.
 func (l jsonLayout) render(v *yaml.Node) string {
 	var b strings.Builder
 	l.write(&b, v, l.indent)
 	return b.String()
 }
 
+// write writes v as JSON, its inner lines (pretty) indented from indent.
 func (l jsonLayout) write(b *strings.Builder, v *yaml.Node, indent string) {
 	switch v.Kind {
 	case yaml.MappingNode, yaml.SequenceNode:
@@ -81,21 +84,23 @@ type yamlLayout struct {
 	nl          string
 	quote       bool // double-quote new strings and keys (JSON-like YAML)
 	given       bool // Options.GivenStyle: keep the style of the nodes given
-	// keyQuote: the document quotes every key so (doubleStyle,
-	// singleStyle), and new keys follow; plainStyle: as needed.
-	keyQuote style
+	// keyQuote is how the document quotes every key (span.Double,
+	// span.Single), which new keys follow, or span.Plain: as needed.
+	keyQuote span.Style
 }
 
-// keepFlow: v is a map or list to write in flow style, as it was given.
+// keepFlow reports whether v is a map or list to write in flow style, as
+// it was given.
 func (l yamlLayout) keepFlow(v *yaml.Node) bool {
 	return l.given && v.Style&yaml.FlowStyle != 0 && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode)
 }
 
+// key writes a new map key, in the document's key quoting.
 func (l yamlLayout) key(k string, inFlow bool) string {
-	if l.quote || l.keyQuote == doubleStyle {
+	if l.quote || l.keyQuote == span.Double {
 		return yamlDoubleQuote(k)
 	}
-	if l.keyQuote == singleStyle {
+	if l.keyQuote == span.Single {
 		if s, ok := yamlSingleQuote(k); ok {
 			return s
 		}
@@ -104,12 +109,14 @@ func (l yamlLayout) key(k string, inFlow bool) string {
 	return yamlKey(k, inFlow)
 }
 
+// str writes the scalar v as a new value (in a flow collection when
+// inFlow).
 func (l yamlLayout) str(v *yaml.Node, inFlow bool) string {
 	tag := scalarTag(nil, v)
-	if l.quote && tag == strTag {
+	if l.quote && tag == span.StrTag {
 		return yamlDoubleQuote(v.Value)
 	}
-	if l.given && tag == strTag {
+	if l.given && tag == span.StrTag {
 		if s, ok := givenQuote(v, inFlow); ok {
 			return s
 		}
@@ -209,6 +216,7 @@ func (l yamlLayout) block(v *yaml.Node, col int) string {
 	return b.String()
 }
 
+// scalar writes a scalar, or what an alias stands for, in block context.
 func (l yamlLayout) scalar(v *yaml.Node) string {
 	if v.Kind == yaml.AliasNode {
 		if v.Alias != nil {
@@ -219,4 +227,5 @@ func (l yamlLayout) scalar(v *yaml.Node) string {
 	return l.str(v, false)
 }
 
+// spaces is n spaces (none for n < 0).
 func spaces(n int) string { return strings.Repeat(" ", max(n, 0)) }

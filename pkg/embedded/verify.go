@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -12,13 +13,7 @@ import (
 // what was written. It is the safety net under the span arithmetic: an edit
 // that would change anything else is refused.
 func (d *doc) verify(out string, checks map[string]check) (*doc, error) {
-	var nd *doc
-	var err error
-	if d.format == JSON {
-		nd, err = parseJSON(out)
-	} else {
-		nd, err = parseYAML(out)
-	}
+	nd, err := parseAs(out, d.format)
 	if err != nil {
 		return nil, fmt.Errorf("the result does not parse: %v", err)
 	}
@@ -34,12 +29,13 @@ func (d *doc) verify(out string, checks map[string]check) (*doc, error) {
 		}
 	}
 	v := &verifier{old: d, new: nd, checks: checks, onPath: onPath}
-	if err := v.compare(d.root, nd.root, ""); err != nil {
+	if err := v.compare(d.Root, nd.Root, ""); err != nil {
 		return nil, err
 	}
 	return nd, nil
 }
 
+// verifier compares a document with its edited version.
 type verifier struct {
 	old, new *doc
 	checks   map[string]check
@@ -50,43 +46,47 @@ type verifier struct {
 // same thing wherever it stands, so identical bytes are enough (and spare
 // building the nodes); YAML depends on its surroundings and is compared
 // value by value.
-func (v *verifier) same(o, n *node) bool {
+func (v *verifier) same(o, n *span.Node) bool {
 	if v.old.format == JSON {
-		return v.old.text[o.start:o.end] == v.new.text[n.start:n.end]
+		return v.old.Text[o.Start:o.End] == v.new.Text[n.Start:n.End]
 	}
 	return sameYAML(o, n)
 }
 
-func sameYAML(o, n *node) bool {
-	if o.kind != n.kind || len(o.children) != len(n.children) {
+// sameYAML reports whether two YAML subtrees hold the same values, keys
+// and aliases.
+func sameYAML(o, n *span.Node) bool {
+	if o.Kind != n.Kind || len(o.Children) != len(n.Children) {
 		return false
 	}
-	switch o.kind {
-	case scalarKind:
-		return o.value == n.value && o.tag == n.tag
-	case aliasKind:
-		return o.yn.Value == n.yn.Value
+	switch o.Kind {
+	case span.Scalar:
+		return o.Value == n.Value && o.Tag == n.Tag
+	case span.Alias:
+		return o.Source.Value == n.Source.Value
 	}
-	for i := range o.children {
-		if o.kind == mapKind && !sameYAML(o.keys[i], n.keys[i]) {
+	for i := range o.Children {
+		if o.Kind == span.Map && !sameYAML(o.Keys[i], n.Keys[i]) {
 			return false
 		}
-		if !sameYAML(o.children[i], n.children[i]) {
+		if !sameYAML(o.Children[i], n.Children[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func (v *verifier) compare(o, n *node, addr string) error {
+// compare compares the value at addr before (o) and after (n) the edit:
+// equal, unless the address was edited, where it must read as checked.
+func (v *verifier) compare(o, n *span.Node, addr string) error {
 	if !v.onPath[addr] {
 		if !v.same(o, n) {
-			return fmt.Errorf("the %s at %s changed", o.kind, where(addr))
+			return fmt.Errorf("the %s at %s changed", o.Kind, where(addr))
 		}
 		return nil
 	}
-	v.old.open(o)
-	v.new.open(n)
+	v.old.Open(o)
+	v.new.Open(n)
 	c, checked := v.checks[addr]
 	if checked && c.entries() {
 		return v.compareEntries(o, n, addr, c)
@@ -97,17 +97,17 @@ func (v *verifier) compare(o, n *node, addr string) error {
 		}
 		return nil
 	}
-	if o.kind != n.kind {
-		return fmt.Errorf("the %s at %s became a %s", o.kind, where(addr), n.kind)
+	if o.Kind != n.Kind {
+		return fmt.Errorf("the %s at %s became a %s", o.Kind, where(addr), n.Kind)
 	}
-	switch o.kind {
-	case scalarKind:
-		if o.value != n.value || o.tag != n.tag {
+	switch o.Kind {
+	case span.Scalar:
+		if o.Value != n.Value || o.Tag != n.Tag {
 			return fmt.Errorf("the value at %s changed", where(addr))
 		}
 		return nil
-	case aliasKind:
-		if o.yn.Value != n.yn.Value {
+	case span.Alias:
+		if o.Source.Value != n.Source.Value {
 			return fmt.Errorf("the alias at %s changed", where(addr))
 		}
 		return nil
@@ -118,31 +118,31 @@ func (v *verifier) compare(o, n *node, addr string) error {
 // compareEntries compares a map or list that lost the entries c.gone and
 // gained c.added at its end; the other entries must be as they were, in
 // the same order.
-func (v *verifier) compareEntries(o, n *node, addr string, c check) error {
-	if o.kind != n.kind {
-		return fmt.Errorf("the %s at %s became a %s", o.kind, where(addr), n.kind)
+func (v *verifier) compareEntries(o, n *span.Node, addr string, c check) error {
+	if o.Kind != n.Kind {
+		return fmt.Errorf("the %s at %s became a %s", o.Kind, where(addr), n.Kind)
 	}
-	if want := len(o.children) - len(c.gone) + len(c.added); len(n.children) != want {
-		return fmt.Errorf("the %s at %s has %d entries instead of %d", o.kind, where(addr), len(n.children), want)
+	if want := len(o.Children) - len(c.gone) + len(c.added); len(n.Children) != want {
+		return fmt.Errorf("the %s at %s has %d entries instead of %d", o.Kind, where(addr), len(n.Children), want)
 	}
 	j := 0
-	for i := range o.children {
+	for i := range o.Children {
 		if c.gone[i] {
 			continue
 		}
-		if o.kind == mapKind && !v.same(o.keys[i], n.keys[j]) {
+		if o.Kind == span.Map && !v.same(o.Keys[i], n.Keys[j]) {
 			return fmt.Errorf("a key at %s changed", where(addr))
 		}
-		if err := v.compareMoved(o.children[i], n.children[j], addr+"/"+strconv.Itoa(i), addr+"/"+strconv.Itoa(j)); err != nil {
+		if err := v.compareMoved(o.Children[i], n.Children[j], addr+"/"+strconv.Itoa(i), addr+"/"+strconv.Itoa(j)); err != nil {
 			return err
 		}
 		j++
 	}
 	for _, a := range c.added {
-		if o.kind == mapKind && (n.keys[j].kind != scalarKind || n.keys[j].value != a.key) {
+		if o.Kind == span.Map && (n.Keys[j].Kind != span.Scalar || n.Keys[j].Value != a.key) {
 			return fmt.Errorf("the key added at %s does not read back", where(addr))
 		}
-		if !v.matchesWant(n.children[j], a.want) {
+		if !v.matchesWant(n.Children[j], a.want) {
 			return fmt.Errorf("the entry added at %s does not read back", where(addr))
 		}
 		j++
@@ -150,6 +150,19 @@ func (v *verifier) compareEntries(o, n *node, addr string, c check) error {
 	return nil
 }
 
+// compareMoved compares a value that moved from one address to another;
+// nothing below it was edited.
+func (v *verifier) compareMoved(o, n *span.Node, oldAddr, newAddr string) error {
+	if !v.onPath[oldAddr] {
+		if !v.same(o, n) {
+			return fmt.Errorf("the %s at %s changed", o.Kind, where(newAddr))
+		}
+		return nil
+	}
+	return v.compare(o, n, oldAddr)
+}
+
+// where names an address in messages.
 func where(addr string) string {
 	if addr == "" {
 		return "the top"
@@ -158,54 +171,122 @@ func where(addr string) string {
 }
 
 // matchesWant compares a parsed node with the value that was written.
-func (v *verifier) matchesWant(n *node, want *yaml.Node) bool {
+func (v *verifier) matchesWant(n *span.Node, want *yaml.Node) bool {
 	if want.Kind == yaml.AliasNode && want.Alias != nil {
 		want = want.Alias
 	}
-	v.new.open(n)
+	v.new.Open(n)
 	switch want.Kind {
 	case yaml.MappingNode:
-		if n.kind != mapKind || 2*len(n.children) != len(want.Content) {
-			return false
-		}
-		for i := range n.children {
-			k := want.Content[2*i]
-			if n.keys[i].kind != scalarKind || n.keys[i].value != k.Value || !v.matchesWant(n.children[i], want.Content[2*i+1]) {
-				return false
-			}
-		}
-		return true
+		return v.matchesMap(n, want)
 	case yaml.SequenceNode:
-		if n.kind != seqKind || len(n.children) != len(want.Content) {
+		return v.matchesList(n, want)
+	}
+	return matchesScalar(n, want)
+}
+
+// matchesMap is matchesWant for a map: the same keys, in order, with
+// values that match.
+func (v *verifier) matchesMap(n *span.Node, want *yaml.Node) bool {
+	if n.Kind != span.Map || 2*len(n.Children) != len(want.Content) {
+		return false
+	}
+	for i := range n.Children {
+		k := want.Content[2*i]
+		if n.Keys[i].Kind != span.Scalar || n.Keys[i].Value != k.Value || !v.matchesWant(n.Children[i], want.Content[2*i+1]) {
 			return false
 		}
-		for i := range n.children {
-			if !v.matchesWant(n.children[i], want.Content[i]) {
-				return false
-			}
-		}
-		return true
 	}
-	if n.kind != scalarKind || n.value != want.Value {
+	return true
+}
+
+// matchesList is matchesWant for a list: elements that match, in order.
+func (v *verifier) matchesList(n *span.Node, want *yaml.Node) bool {
+	if n.Kind != span.Seq || len(n.Children) != len(want.Content) {
+		return false
+	}
+	for i := range n.Children {
+		if !v.matchesWant(n.Children[i], want.Content[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchesScalar is matchesWant for a scalar: the same value and type (an
+// integer and a float are both numbers; no tag is a string).
+func matchesScalar(n *span.Node, want *yaml.Node) bool {
+	if n.Kind != span.Scalar || n.Value != want.Value {
 		return false
 	}
 	wt := want.Tag
 	if wt == "" {
-		wt = strTag
+		wt = span.StrTag
 	}
-	return n.tag == wt || (isNumberTag(n.tag) && isNumberTag(wt))
+	return n.Tag == wt || (isNumberTag(n.Tag) && isNumberTag(wt))
 }
 
-func isNumberTag(t string) bool { return t == intTag || t == floatTag }
+// isNumberTag reports whether t is the tag of a number.
+func isNumberTag(t string) bool { return t == span.IntTag || t == span.FloatTag }
 
-// compareMoved compares a value that moved from one address to another;
-// nothing below it was edited.
-func (v *verifier) compareMoved(o, n *node, oldAddr, newAddr string) error {
-	if !v.onPath[oldAddr] {
-		if !v.same(o, n) {
-			return fmt.Errorf("the %s at %s changed", o.kind, where(newAddr))
-		}
-		return nil
+// check is what verify expects to find after an edit at one address: the
+// value written there, or the entries the map or list there lost and
+// gained.
+type check struct {
+	want *yaml.Node // as it must read back
+	// gone holds the indexes of the entries deleted, and added the
+	// entries appended, in order.
+	gone  map[int]bool
+	added []addedCheck
+}
+
+// addedCheck is an entry added to a map or list, as it must read back.
+type addedCheck struct {
+	key  string
+	want *yaml.Node
+}
+
+// entries reports whether the check is of entries lost and gained rather
+// than of a value written.
+func (c check) entries() bool { return len(c.gone) > 0 || len(c.added) > 0 }
+
+// readBack is what reading a rendered new structure gives.
+func readBack(f Format, v *yaml.Node) *yaml.Node {
+	if v.Kind == yaml.AliasNode && v.Alias != nil {
+		v = v.Alias
 	}
-	return v.compare(o, n, oldAddr)
+	switch v.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		out := &yaml.Node{Kind: v.Kind}
+		for _, c := range v.Content {
+			out.Content = append(out.Content, readBack(f, c))
+		}
+		return out
+	}
+	tag := scalarTag(nil, v)
+	if f == JSON {
+		return jsonReadBack(tag, v.Value)
+	}
+	written := yamlScalar(tag, v.Value, nil, false, "\n")
+	return yamlReadBack(tag, v.Value, written)
+}
+
+// jsonReadBack is the scalar a JSON parser reads from what jsonScalar wrote.
+func jsonReadBack(tag, value string) *yaml.Node {
+	text := value
+	switch tag {
+	case span.BoolTag:
+		text = jsonScalar(tag, value)
+	case span.NullTag:
+		text = "null"
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text}
+}
+
+// yamlReadBack is the scalar yaml.v3 reads from what yamlScalar wrote.
+func yamlReadBack(tag, value, written string) *yaml.Node {
+	if tag == span.NullTag {
+		value = written
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
 }

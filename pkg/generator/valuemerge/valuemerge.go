@@ -1,18 +1,3 @@
-// Package valuemerge merges two documents held in strings: JSON and YAML
-// with the semantics of RFC 7386 (JSON merge patch: maps merge key by key,
-// recursively; lists and scalars in the overlay replace; a null in the
-// overlay deletes the key), with lists a field path names merged by key
-// instead (KeyedList, jsonpatch.MergeValuesKeyed); TOML (tables merge by
-// key, other values replace); Java properties and kustomize env files (the
-// overlay's keys replace or add).
-//
-// The base keeps its layout. Only the parts the overlay changes are
-// rewritten: key order, indentation, spacing, quoting, comments and blank
-// lines elsewhere stay byte for byte; new keys come after the existing
-// ones, written in the base's style (its indentation unit, JSON separators,
-// YAML sequence indentation). Every result is read back and compared with
-// what the merge means. Merging the same overlay twice gives the same text
-// as merging it once.
 package valuemerge
 
 import (

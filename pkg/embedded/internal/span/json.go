@@ -1,4 +1,4 @@
-package embedded
+package span
 
 import (
 	"fmt"
@@ -8,21 +8,9 @@ import (
 	"unicode/utf8"
 )
 
-// syntaxError is a parse failure at a byte offset of the document.
-type syntaxError struct {
-	format Format
-	offset int
-	msg    string
-	// lineOnly: yaml.v3 reported a line but no column; offset is the
-	// line's start.
-	lineOnly bool
-}
-
-func (e *syntaxError) Error() string { return e.msg }
-
 // jsonParser is a strict RFC 8259 parser that records the span of every
 // value. encoding/json cannot tell where a value sits, and the whole point
-// of this package is to change those bytes and no others.
+// of the tree is to let an edit change those bytes and no others.
 type jsonParser struct {
 	s   string
 	pos int
@@ -31,18 +19,11 @@ type jsonParser struct {
 	build bool
 }
 
-// looksLikeJSON reports whether text starts (after whitespace) with an object
-// or an array, the only documents this package treats as JSON.
-func looksLikeJSON(text string) bool {
-	t := strings.TrimLeft(text, " \t\r\n")
-	return t != "" && (t[0] == '{' || t[0] == '[')
-}
-
-// parseJSON checks the whole text and returns the document with its root.
+// ParseJSON checks the whole text and returns the document with its root.
 // Maps and lists are built lazily: their entries become nodes only when a
-// path goes through them (see open), so an edit costs a scan of the text
+// path goes through them (see Open), so an edit costs a scan of the text
 // and the nodes on its path, not a node per value.
-func parseJSON(text string) (*doc, error) {
+func ParseJSON(text string) (*Tree, error) {
 	p := &jsonParser{s: text}
 	p.skipSpace()
 	start := p.pos
@@ -53,27 +34,27 @@ func parseJSON(text string) (*doc, error) {
 	if p.pos != len(p.s) {
 		return nil, p.errorf("unexpected %s after the end of the JSON value", p.describeHere())
 	}
-	// Checked; now the root itself (its entries wait for open).
+	// Checked; now the root itself (its entries wait for Open).
 	p = &jsonParser{s: text, pos: start, build: true}
 	root, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
-	return &doc{format: JSON, text: text, root: root, newline: detectNewline(text)}, nil
+	return &Tree{Text: text, Root: root, Newline: detectNewline(text)}, nil
 }
 
-// open builds the entries of a lazily parsed JSON map or list. The text was
+// Open builds the entries of a lazily parsed JSON map or list. The text was
 // checked when the document was parsed, so this cannot fail.
-func (d *doc) open(n *node) {
+func (t *Tree) Open(n *Node) {
 	if !n.lazy {
 		return
 	}
 	n.lazy = false
-	p := &jsonParser{s: d.text, pos: n.start + 1, build: true}
-	isMap := n.kind == mapKind
+	p := &jsonParser{s: t.Text, pos: n.Start + 1, build: true}
+	isMap := n.Kind == Map
 	for {
 		p.skipSpace()
-		if p.pos >= n.closeAt {
+		if p.pos >= n.CloseAt {
 			return
 		}
 		if isMap {
@@ -84,13 +65,13 @@ func (d *doc) open(n *node) {
 			p.skipSpace()
 			p.pos++ // :
 			p.skipSpace()
-			n.keys = append(n.keys, key)
+			n.Keys = append(n.Keys, key)
 		}
 		v, err := p.value(0)
 		if err != nil {
 			return
 		}
-		n.children = append(n.children, v)
+		n.Children = append(n.Children, v)
 		p.skipSpace()
 		if p.pos < len(p.s) && p.s[p.pos] == ',' {
 			p.pos++
@@ -101,10 +82,12 @@ func (d *doc) open(n *node) {
 // maxDepth bounds nesting so that hostile input cannot exhaust the stack.
 const maxDepth = 1000
 
+// errorf is a syntax error at p.pos.
 func (p *jsonParser) errorf(format string, args ...any) error {
-	return &syntaxError{format: JSON, offset: p.pos, msg: fmt.Sprintf(format, args...)}
+	return &SyntaxError{Msg: fmt.Sprintf(format, args...), text: p.s, offset: p.pos}
 }
 
+// describeHere names the character at p.pos for a message.
 func (p *jsonParser) describeHere() string {
 	if p.pos >= len(p.s) {
 		return "end of text"
@@ -113,6 +96,7 @@ func (p *jsonParser) describeHere() string {
 	return strconv.QuoteRune(r)
 }
 
+// skipSpace moves past JSON white space.
 func (p *jsonParser) skipSpace() {
 	for p.pos < len(p.s) {
 		switch p.s[p.pos] {
@@ -124,7 +108,9 @@ func (p *jsonParser) skipSpace() {
 	}
 }
 
-func (p *jsonParser) value(depth int) (*node, error) {
+// value reads the value at p.pos: checks it (and returns nil) while
+// checking the text, or builds its node.
+func (p *jsonParser) value(depth int) (*Node, error) {
 	if depth > maxDepth {
 		return nil, p.errorf("nested more than %d levels deep", maxDepth)
 	}
@@ -133,20 +119,7 @@ func (p *jsonParser) value(depth int) (*node, error) {
 	}
 	switch c := p.s[p.pos]; {
 	case c == '{' || c == '[':
-		start := p.pos
-		kind := mapKind
-		if c == '[' {
-			kind = seqKind
-		}
-		if !p.build {
-			if c == '{' {
-				return nil, p.object(depth)
-			}
-			return nil, p.array(depth)
-		}
-		// Already checked: find the end without looking inside.
-		p.pos = matchingBracket(p.s, p.pos)
-		return &node{kind: kind, start: start, end: p.pos, closeAt: p.pos - 1, flow: true, lazy: true}, nil
+		return p.container(depth)
 	case c == '"':
 		if !p.build {
 			_, err := p.str()
@@ -154,27 +127,50 @@ func (p *jsonParser) value(depth int) (*node, error) {
 		}
 		return p.stringNode()
 	case c == '-' || (c >= '0' && c <= '9'):
-		n, err := p.number()
-		if !p.build {
-			return nil, err
+		return p.number()
+	}
+	return p.word()
+}
+
+// container checks a map or list, or, once checked, builds its node
+// without looking inside (Tree.Open does that when a path goes through).
+func (p *jsonParser) container(depth int) (*Node, error) {
+	start := p.pos
+	isMap := p.s[start] == '{'
+	if !p.build {
+		if isMap {
+			return nil, p.object(depth)
 		}
-		return n, err
-	case strings.HasPrefix(p.s[p.pos:], "true"):
-		return p.literal("true", boolTag)
-	case strings.HasPrefix(p.s[p.pos:], "false"):
-		return p.literal("false", boolTag)
-	case strings.HasPrefix(p.s[p.pos:], "null"):
-		return p.literal("null", nullTag)
+		return nil, p.array(depth)
+	}
+	kind := Map
+	if !isMap {
+		kind = Seq
+	}
+	p.pos = matchingBracket(p.s, p.pos)
+	return &Node{Kind: kind, Start: start, End: p.pos, CloseAt: p.pos - 1, Flow: true, lazy: true}, nil
+}
+
+// jsonWords are the literal names JSON has.
+var jsonWords = []struct{ text, tag string }{{"true", BoolTag}, {"false", BoolTag}, {"null", NullTag}}
+
+// word reads true, false or null.
+func (p *jsonParser) word() (*Node, error) {
+	for _, w := range jsonWords {
+		if strings.HasPrefix(p.s[p.pos:], w.text) {
+			return p.literal(w.text, w.tag)
+		}
 	}
 	return nil, p.errorf("unexpected %s, expected a value", p.describeHere())
 }
 
-func (p *jsonParser) literal(word, tag string) (*node, error) {
+// literal reads word, a name of JSON's, whose tag is tag.
+func (p *jsonParser) literal(word, tag string) (*Node, error) {
 	p.pos += len(word)
 	if !p.build {
 		return nil, nil
 	}
-	return &node{kind: scalarKind, start: p.pos - len(word), end: p.pos, value: word, tag: tag}, nil
+	return &Node{Kind: Scalar, Start: p.pos - len(word), End: p.pos, Value: word, Tag: tag}, nil
 }
 
 // object checks a map, entries and all.
@@ -272,60 +268,71 @@ func matchingBracket(s string, i int) int {
 	return len(s)
 }
 
-func (p *jsonParser) number() (*node, error) {
+// number reads a number in JSON's grammar: an integer part, then maybe a
+// fraction and an exponent, either of which makes it a float.
+func (p *jsonParser) number() (*Node, error) {
 	start := p.pos
-	isFloat := false
 	if p.s[p.pos] == '-' {
 		p.pos++
 	}
-	digits := func() int {
-		n := 0
-		for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
-			p.pos++
-			n++
-		}
-		return n
-	}
-	switch {
-	case p.pos < len(p.s) && p.s[p.pos] == '0':
-		p.pos++
-	case digits() == 0:
+	if p.at('0') {
+		p.pos++ // no other digit may follow a leading 0
+	} else if p.digits() == 0 {
 		return nil, p.errorf("invalid number: expected a digit")
 	}
-	if p.pos < len(p.s) && p.s[p.pos] == '.' {
-		isFloat = true
-		p.pos++
-		if digits() == 0 {
-			return nil, p.errorf("invalid number: expected a digit after '.'")
-		}
+	frac, err := p.part(".", "", "after '.'")
+	if err != nil {
+		return nil, err
 	}
-	if p.pos < len(p.s) && (p.s[p.pos] == 'e' || p.s[p.pos] == 'E') {
-		isFloat = true
-		p.pos++
-		if p.pos < len(p.s) && (p.s[p.pos] == '+' || p.s[p.pos] == '-') {
-			p.pos++
-		}
-		if digits() == 0 {
-			return nil, p.errorf("invalid number: expected a digit in the exponent")
-		}
+	exp, err := p.part("eE", "+-", "in the exponent")
+	if err != nil || !p.build {
+		return nil, err
 	}
-	if !p.build {
-		return nil, nil
+	tag := IntTag
+	if frac || exp {
+		tag = FloatTag
 	}
-	tag := intTag
-	if isFloat {
-		tag = floatTag
-	}
-	return &node{kind: scalarKind, start: start, end: p.pos, value: p.s[start:p.pos], tag: tag}, nil
+	return &Node{Kind: Scalar, Start: start, End: p.pos, Value: p.s[start:p.pos], Tag: tag}, nil
 }
 
-func (p *jsonParser) stringNode() (*node, error) {
+// part reads the fraction or the exponent of a number, if there is one: a
+// character of marks, maybe one of signs, and digits, which must be there
+// (where says where, for the message).
+func (p *jsonParser) part(marks, signs, where string) (bool, error) {
+	if p.pos >= len(p.s) || !strings.ContainsRune(marks, rune(p.s[p.pos])) {
+		return false, nil
+	}
+	p.pos++
+	if p.pos < len(p.s) && strings.ContainsRune(signs, rune(p.s[p.pos])) {
+		p.pos++
+	}
+	if p.digits() == 0 {
+		return false, p.errorf("invalid number: expected a digit %s", where)
+	}
+	return true, nil
+}
+
+// at reports whether the byte at p.pos is c.
+func (p *jsonParser) at(c byte) bool { return p.pos < len(p.s) && p.s[p.pos] == c }
+
+// digits moves past decimal digits and returns how many there were.
+func (p *jsonParser) digits() int {
+	n := 0
+	for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
+		p.pos++
+		n++
+	}
+	return n
+}
+
+// stringNode reads a string and builds its node.
+func (p *jsonParser) stringNode() (*Node, error) {
 	start := p.pos
 	v, err := p.str()
 	if err != nil {
 		return nil, err
 	}
-	return &node{kind: scalarKind, start: start, end: p.pos, value: v, tag: strTag, style: doubleStyle}, nil
+	return &Node{Kind: Scalar, Start: start, End: p.pos, Value: v, Tag: StrTag, Style: Double}, nil
 }
 
 // str reads a quoted string and returns its decoded value.
@@ -374,6 +381,8 @@ func (p *jsonParser) str() (string, error) {
 	}
 }
 
+// escape decodes the escape at p.pos into b. A lone surrogate becomes
+// U+FFFD, as encoding/json has it.
 func (p *jsonParser) escape(b *strings.Builder) error {
 	if p.pos+1 >= len(p.s) {
 		return p.errorf("unexpected end of text inside a string")
@@ -410,6 +419,7 @@ func (p *jsonParser) escape(b *strings.Builder) error {
 
 var jsonEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
+// hex4 reads the four hex digits of a \u escape at offset at.
 func (p *jsonParser) hex4(at int) (rune, error) {
 	if at+4 > len(p.s) {
 		p.pos = at

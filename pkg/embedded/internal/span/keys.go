@@ -1,0 +1,50 @@
+package span
+
+// keyIndexMin is the size from which a map's keys are looked up in an
+// index: a batch of edits looks into a large map once per change.
+const keyIndexMin = 16
+
+// Key returns the index of the scalar key of map n that reads key: -1 when
+// there is none, and twice set when there are two.
+func (t *Tree) Key(n *Node, key string) (index int, twice bool) {
+	t.Open(n)
+	if len(n.Keys) > keyIndexMin {
+		return n.indexedKey(key)
+	}
+	found := -1
+	for j, k := range n.Keys {
+		if k.Kind == Scalar && k.Value == key {
+			if found >= 0 {
+				return 0, true
+			}
+			found = j
+		}
+	}
+	return found, false
+}
+
+// indexedKey is Key through an index of the map's keys, built on first
+// use.
+func (n *Node) indexedKey(key string) (index int, twice bool) {
+	if n.keyIndex == nil {
+		n.keyIndex = make(map[string]int, len(n.Keys))
+		for j, k := range n.Keys {
+			if k.Kind != Scalar {
+				continue
+			}
+			if _, dup := n.keyIndex[k.Value]; dup {
+				n.keyIndex[k.Value] = -1 // appears twice
+				continue
+			}
+			n.keyIndex[k.Value] = j
+		}
+	}
+	j, ok := n.keyIndex[key]
+	switch {
+	case !ok:
+		return -1, false
+	case j < 0:
+		return 0, true
+	}
+	return j, false
+}

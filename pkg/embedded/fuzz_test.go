@@ -270,7 +270,7 @@ func modelMatches(el any, seg fieldpath.Segment) bool {
 	}
 	if seg.Key == "" {
 		s, ok := text(el)
-		return ok && s == seg.Value
+		return ok && seg.MatchesValue(s)
 	}
 	m, ok := el.(map[string]any)
 	if !ok {
@@ -278,7 +278,7 @@ func modelMatches(el any, seg fieldpath.Segment) bool {
 	}
 	s, ok := text(m[seg.Key])
 	_, present := m[seg.Key]
-	return present && ok && s == seg.Value
+	return present && ok && seg.MatchesValue(s)
 }
 
 // checkDelete deletes at path: a failure is an *Error; a success parses,

@@ -5,15 +5,27 @@
 //	metadata.annotations.[example.com/config].ports.*
 //
 // A path is split on dots. `\.` is a dot inside a segment; `[a.b]` is a
-// literal key that may hold dots; `[key=value]` selects the elements of a
-// list whose field key equals value (`[=value]` matches scalar elements);
-// a number indexes a list; `*` stands for every element.
+// literal key that may hold dots; `[key=value]` is a matcher: it selects
+// the elements of a list whose field key is a scalar the value matches
+// (`[=value]` selects scalar elements); a number indexes a list; `*` stands
+// for every element.
+//
+// What a matcher means: value is a regular expression (Go's syntax, which
+// is kustomize's) matched against the whole of the field's value, as if
+// written ^(?:value)$; a field whose value is exactly the text of value
+// matches too, so a value meant literally (`[=a+b]`, `[=*.example.com]`,
+// which does not compile) always selects itself. `[name=app.*]` selects
+// app1 and app2; `[name=app]` selects app alone. Where one is created, the
+// element gets the text of value as written. The expression is compiled
+// once, by Parse (NewMatch for a segment made in code).
 //
 // Differences from kustomize 5.8, all deliberate:
-//   - `[key=value]` compares the whole value. kustomize matches value as an
-//     unanchored regular expression in targets (so `[name=app]` also selects
-//     "app-sidecar") and exactly in sources; one rule for both is easier to
-//     trust.
+//   - A matcher's value matches the whole value. kustomize's targets read
+//     it as an unanchored regular expression (so `[name=pp]` selects "app1"
+//     and "app2", `[name=app]` also "app-sidecar"), its sources compare it
+//     exactly: one rule for both, meaning what users write.
+//     Selection.Unanchored names the elements kustomize's reading of a
+//     target would also select, for walkers to warn about a ported config.
 //   - `[key]` without `=` is a literal key even when it holds no dot
 //     (kustomize rejects it); `[8080]` and `[*]` name keys that would
 //     otherwise read as an index or a wildcard.
@@ -23,6 +35,7 @@
 // The package parses paths (Parse; Path.String writes one back so that it
 // parses to the same path) and decides what a segment selects in a node
 // (Select, Matches), for every walker alike: kyaml nodes in replacement,
-// the span trees of strings in embedded. Walking, creating what is missing
-// and the words of messages are the walkers' own.
+// the span trees of strings in embedded, the values mergeKeys paths name.
+// Walking, creating what is missing and the words of messages are the
+// walkers' own.
 package fieldpath

@@ -15,8 +15,9 @@ const (
 	// Index is a position in a list, counted from 0. Applied to a map, it is
 	// the key with the same digits.
 	Index
-	// Match selects the list elements whose field Key equals Value; with an
-	// empty Key, the scalar elements equal to Value.
+	// Match selects the list elements whose field Key has a value that
+	// Value, a regular expression, matches whole (or that is Value's text);
+	// with an empty Key, the scalar elements it matches.
 	Match
 	// Wildcard selects every element of a list (or every value of a map).
 	Wildcard
@@ -40,10 +41,18 @@ type Segment struct {
 	// Key is the map key (Field, and Index used on a map: the digits) or the
 	// field compared by a Match ("" for scalar elements).
 	Key string
-	// Value is the value a Match compares with.
+	// Value is the text of a Match's regular expression, as written.
 	Value string
 	// Index is the list position of an Index segment.
 	Index int
+	// re is Value compiled, for a Match made by Parse or NewMatch; a
+	// Match written as a literal compiles it when it is used.
+	re *matcher
+}
+
+// NewMatch returns the segment [key=value], its expression compiled.
+func NewMatch(key, value string) Segment {
+	return Segment{Kind: Match, Key: key, Value: value, re: compileMatcher(value)}
 }
 
 // String renders the segment as it would be written in a path, followed by
@@ -61,7 +70,9 @@ func (s Segment) render(last bool) string {
 		}
 		return strconv.Itoa(s.Index)
 	case Match:
-		return "[" + escapeDots(s.Key) + "=" + escapeDots(s.Value) + "]"
+		// Inside brackets only a dot after a backslash or a "]" needs
+		// escaping: [name=app.*] reads as written.
+		return "[" + bracketEscaper.Replace(s.Key) + "=" + bracketEscaper.Replace(s.Value) + "]"
 	case Wildcard:
 		return "*"
 	}
@@ -243,7 +254,7 @@ func parseBracket(text string, pos int) (Segment, int, error) {
 		}
 		return Segment{Kind: Field, Key: inner}, end + 1, nil
 	}
-	return Segment{Kind: Match, Key: key, Value: value}, end + 1, nil
+	return NewMatch(key, value), end + 1, nil
 }
 
 func isDigits(s string) bool {

@@ -13,6 +13,17 @@ func match(k, v string) Segment       { return Segment{Kind: Match, Key: k, Valu
 
 var wildcard = Segment{Kind: Wildcard}
 
+// plain drops what Parse compiles, for comparing paths with those written
+// as literals.
+func plain(p Path) Path {
+	out := make(Path, len(p))
+	for i, s := range p {
+		s.re = nil
+		out[i] = s
+	}
+	return out
+}
+
 func TestParse(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -43,7 +54,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q): %v", tt.in, err)
 			continue
 		}
-		if !reflect.DeepEqual(got, tt.want) {
+		if !reflect.DeepEqual(plain(got), tt.want) {
 			t.Errorf("Parse(%q) = %#v, want %#v", tt.in, got, tt.want)
 		}
 	}
@@ -81,7 +92,9 @@ func TestString(t *testing.T) {
 		{Path{field(`a\b.c`)}, `[a\b.c]`},
 		{Path{field("data"), field("a.b=c")}, `data.a\.b=c`},
 		{Path{field("8080"), field("*"), wildcard, index(3, "")}, "[8080].[*].*.3"},
-		{Path{match("name", "a.b")}, `[name=a\.b]`},
+		{Path{match("name", "a.b")}, `[name=a.b]`},
+		{Path{match("name", `a\.b`), field("c")}, `[name=a\\.b].c`},
+		{Path{match("name", "x].y")}, `[name=x]\.y]`},
 		// A key beginning with "[" needs brackets; its "]." must not close them.
 		{Path{field("[]."), field("b")}, `[[]\.].b`},
 		{Path{field(`[a\.b].c`)}, `[[a\\.b]\.c]`},
@@ -107,7 +120,7 @@ func TestString(t *testing.T) {
 				tt.p[i].Key = ""
 			}
 		}
-		if !reflect.DeepEqual(back, tt.p) {
+		if !reflect.DeepEqual(plain(back), tt.p) {
 			t.Errorf("Parse(%q) = %#v, want %#v", tt.want, back, tt.p)
 		}
 	}
@@ -164,7 +177,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Parse(%q) = %#v renders as %q, which does not parse: %v", s, p, text, err)
 		}
-		if !reflect.DeepEqual(back, p) {
+		if !reflect.DeepEqual(plain(back), plain(p)) {
 			t.Fatalf("Parse(%q) = %#v renders as %q, which parses as %#v", s, p, text, back)
 		}
 	})
@@ -211,8 +224,11 @@ func TestSelect(t *testing.T) {
 		path string
 		want Selection
 	}{
-		{list, "[name=app]", Selection{Positions: []int{0, 3}}},
-		{list, "[name=ap]", Selection{Missing: true}},
+		{list, "[name=app]", Selection{Positions: []int{0, 3}, Unanchored: []int{1}}},
+		{list, "[name=ap]", Selection{Missing: true, Unanchored: []int{0, 1, 3}}},
+		{list, "[name=app.*]", Selection{Positions: []int{0, 1, 3}}},
+		{list, "[name=.*car]", Selection{Positions: []int{1}}},
+		{list, "[=x|y]", Selection{Positions: []int{2}}},
 		{list, "[=x]", Selection{Positions: []int{2}}},
 		{list, "1", Selection{Positions: []int{1}}},
 		{list, "4", Selection{Missing: true}},
@@ -229,5 +245,69 @@ func TestSelect(t *testing.T) {
 		if err != nil || fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("%s in %v: got %+v %v, want %+v", c.path, c.n, got, err, c.want)
 		}
+	}
+}
+
+// TestMatchesValue: a matcher's value is a regular expression matched
+// against the whole value, and its own text always matches.
+func TestMatchesValue(t *testing.T) {
+	cases := []struct {
+		value, v         string
+		ours, kustomizes bool
+	}{
+		{"app", "app", true, true},
+		{"app", "app-sidecar", false, true},
+		{"pp", "app1", false, true},
+		{"app.*", "app1", true, true},
+		{"app.*", "side", false, false},
+		{"a+b", "a+b", true, false}, // its own text, though the expression does not match it
+		{"a+b", "aab", true, true},
+		{"*.example.com", "*.example.com", true, false}, // not an expression: text only
+		{"*.example.com", "a.example.com", false, false},
+		{"a)|(b", "ax", false, false}, // not an expression; never ^(?:a)|(b)$
+		{"a)|(b", "a)|(b", true, false},
+		{"(?i)APP", "app", true, true},
+		{"", "", true, true},
+		{"", "x", false, true},
+	}
+	for _, c := range cases {
+		seg := MustParse("[k=" + c.value + "]")[0]
+		if got := seg.MatchesValue(c.v); got != c.ours {
+			t.Errorf("[k=%s] on %q: %v, want %v", c.value, c.v, got, c.ours)
+		}
+		if got := seg.KustomizeMatchesValue(c.v); got != c.kustomizes {
+			t.Errorf("[k=%s] on %q as kustomize reads it: %v, want %v", c.value, c.v, got, c.kustomizes)
+		}
+		// A segment written in code compiles its value when used.
+		lit := Segment{Kind: Match, Key: "k", Value: c.value}
+		if lit.MatchesValue(c.v) != c.ours {
+			t.Errorf("literal [k=%s] on %q differs from the parsed one", c.value, c.v)
+		}
+	}
+}
+
+func TestPatternError(t *testing.T) {
+	if err := MustParse("[k=*.example.com]")[0].PatternError(); err == nil {
+		t.Error("*.example.com: want an error (it is compared as text)")
+	}
+	if err := MustParse("[k=app.*]")[0].PatternError(); err != nil {
+		t.Errorf("app.*: %v", err)
+	}
+	for value, want := range map[string]bool{"app": false, "app.*": true, "a+b": true, "*x": false, `a\\.b`: false, "a.b": true} {
+		if got := MustParse("[k=" + value + "]")[0].IsPattern(); got != want {
+			t.Errorf("IsPattern([k=%s]) = %v, want %v", value, got, want)
+		}
+	}
+}
+
+// TestLiteralDot: a regular expression's \. is written \\. in a path,
+// where \. is a dot.
+func TestLiteralDot(t *testing.T) {
+	seg := MustParse(`[host=api\\.example\\.com]`)[0]
+	if !seg.MatchesValue("api.example.com") || seg.MatchesValue("apixexample.com") {
+		t.Errorf("%s: want a match for api.example.com only", seg)
+	}
+	if dot := MustParse(`[host=api.example.com]`)[0]; !dot.MatchesValue("apixexample.com") {
+		t.Errorf("%s: . matches any character", dot)
 	}
 }

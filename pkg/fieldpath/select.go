@@ -52,6 +52,12 @@ type Selection struct {
 	// Mismatch: the segment does not apply to a node of this shape (a
 	// matcher on a map, a key on a list, anything on a scalar).
 	Mismatch bool
+	// Unanchored, for a matcher: the positions of the elements kustomize
+	// 5.8 would also select in a target, where it matches the value
+	// anywhere ([name=app] selecting app-sidecar), and this one does not.
+	// Walkers warn about them: a config written for kustomize would
+	// silently change meaning otherwise.
+	Unanchored []int
 }
 
 // Select says what seg selects in n:
@@ -98,29 +104,42 @@ func selectInList[N any](t Tree[N], n N, seg Segment) Selection {
 	case Wildcard:
 		return Selection{Positions: all(t.Len(n))}
 	case Match:
-		var matched []int
+		var matched, loose []int
 		for j := 0; j < t.Len(n); j++ {
-			if Matches(t, t.Element(n, j), seg) {
+			el := t.Element(n, j)
+			switch v, ok := matchedValue(t, el, seg); {
+			case ok && seg.MatchesValue(v):
 				matched = append(matched, j)
+			case ok && seg.KustomizeMatchesValue(v):
+				loose = append(loose, j)
 			}
 		}
-		return Selection{Positions: matched, Missing: len(matched) == 0}
+		return Selection{Positions: matched, Missing: len(matched) == 0, Unanchored: loose}
 	}
 	return Selection{Mismatch: true}
 }
 
 // Matches reports whether list element el is one [key=value] selects: a map
-// whose field key is a scalar equal to value, or for [=value] a scalar
-// element equal to value. The whole value is compared.
+// whose field key is a scalar that value matches, or for [=value] a scalar
+// element value matches (Segment.MatchesValue: the whole value).
 func Matches[N any](t Tree[N], el N, seg Segment) bool {
+	v, ok := matchedValue(t, el, seg)
+	return ok && seg.MatchesValue(v)
+}
+
+// matchedValue is the value of el a matcher looks at: the scalar field Key
+// of a map, or for [=value] the scalar element itself.
+func matchedValue[N any](t Tree[N], el N, seg Segment) (string, bool) {
 	if seg.Key == "" {
-		return t.Shape(el) == Scalar && t.Value(el) == seg.Value
+		if t.Shape(el) != Scalar {
+			return "", false
+		}
+		return t.Value(el), true
 	}
 	if t.Shape(el) != Map {
-		return false
+		return "", false
 	}
-	v, ok := t.Field(el, seg.Key)
-	return ok && v == seg.Value
+	return t.Field(el, seg.Key)
 }
 
 func all(n int) []int {

@@ -44,6 +44,16 @@ type Args struct {
 type MergeValue struct {
 	Key    string `json:"key"`
 	Format string `json:"format"`
+	// MergeKeys name lists inside the value that merge by key, as in
+	// strategic merge, instead of being replaced.
+	MergeKeys []MergeKey `json:"mergeKeys,omitempty"`
+}
+
+// MergeKey is a list merged by key: the field path to it (keys, * and
+// [key=value]) and the fields that identify its elements.
+type MergeKey struct {
+	Path string   `json:"path"`
+	Keys []string `json:"keys"`
 }
 
 // Options are kustomize's generatorOptions.

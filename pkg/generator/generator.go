@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator/hash"
 	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
@@ -175,9 +176,17 @@ func (r *run) one(e entry) *framework.Result {
 	}
 }
 
+// valueRules are a generator's mergeValues by key: how each value merges.
+type valueRules map[string]valueRule
+
+type valueRule struct {
+	format valuemerge.Format
+	keyed  []valuemerge.KeyedList
+}
+
 // checkMergeValues validates the mergeValues list.
-func checkMergeValues(e entry, behavior string) (map[string]valuemerge.Format, *framework.Result) {
-	formats := map[string]valuemerge.Format{}
+func checkMergeValues(e entry, behavior string) (valueRules, *framework.Result) {
+	rules := valueRules{}
 	for i, mv := range e.args.MergeValues {
 		where := fmt.Sprintf("%s.mergeValues[%d]", e.where, i)
 		if behavior != "merge" {
@@ -190,17 +199,52 @@ func checkMergeValues(e entry, behavior string) (map[string]valuemerge.Format, *
 		if err != nil {
 			return nil, fnrun.Errorf(where, nil, "format", "key %q: %v", mv.Key, err)
 		}
-		if _, dup := formats[mv.Key]; dup {
+		if _, dup := rules[mv.Key]; dup {
 			return nil, fnrun.Errorf(where, nil, "key", "key %q is listed twice", mv.Key)
 		}
-		formats[mv.Key] = f
+		keyed, res := checkMergeKeys(where, mv, f)
+		if res != nil {
+			return nil, res
+		}
+		rules[mv.Key] = valueRule{format: f, keyed: keyed}
 	}
-	return formats, nil
+	return rules, nil
+}
+
+// checkMergeKeys compiles a mergeValues entry's mergeKeys.
+func checkMergeKeys(where string, mv MergeValue, f valuemerge.Format) ([]valuemerge.KeyedList, *framework.Result) {
+	if len(mv.MergeKeys) > 0 && !f.HasLists() {
+		return nil, fnrun.Errorf(where, nil, "mergeKeys", "key %q: mergeKeys apply to json and yaml values, not %s", mv.Key, f)
+	}
+	var out []valuemerge.KeyedList
+	for j, mk := range mv.MergeKeys {
+		field := fmt.Sprintf("mergeKeys[%d]", j)
+		if mk.Path == "" {
+			return nil, fnrun.Errorf(where, nil, field+".path", "missing path (the field path of the lists to merge by key, such as scrape_configs)")
+		}
+		p, err := fieldpath.Parse(mk.Path)
+		if err == nil {
+			err = valuemerge.CheckKeyedPath(p)
+		}
+		if err != nil {
+			return nil, fnrun.Errorf(where, nil, field+".path", "%v", err)
+		}
+		if len(mk.Keys) == 0 {
+			return nil, fnrun.Errorf(where, nil, field+".keys", "missing keys (the fields that identify an element, such as [name])")
+		}
+		for _, k := range mk.Keys {
+			if k == "" {
+				return nil, fnrun.Errorf(where, nil, field+".keys", "an empty key")
+			}
+		}
+		out = append(out, valuemerge.KeyedList{Path: p, Keys: mk.Keys})
+	}
+	return out, nil
 }
 
 // load reads the generator's pairs and checks the overlay values of
 // mergeValues keys parse.
-func (r *run) load(e entry, formats map[string]valuemerge.Format) ([]kv.Pair, *framework.Result) {
+func (r *run) load(e entry, formats valueRules) ([]kv.Pair, *framework.Result) {
 	a := e.args
 	src := kv.Sources{Envs: a.Envs, Files: a.Files}
 	if a.Env != "" {
@@ -235,7 +279,7 @@ func (r *run) load(e entry, formats map[string]valuemerge.Format) ([]kv.Pair, *f
 		if !ok {
 			return nil, fnrun.Errorf(where, nil, "", "key %q is not among the generator's literals, files or envs", mv.Key)
 		}
-		if err := valuemerge.Check(formats[mv.Key], p.Value, "overlay"); err != nil {
+		if err := valuemerge.Check(formats[mv.Key].format, p.Value, "overlay"); err != nil {
 			return nil, fnrun.Errorf(where, nil, "", "key %q (from %s): %v", mv.Key, p.Source, err)
 		}
 	}
@@ -245,7 +289,7 @@ func (r *run) load(e entry, formats map[string]valuemerge.Format) ([]kv.Pair, *f
 // forKustomize writes the generated resource with kustomize's hints, for a
 // kustomization's generators: kustomize hashes it and merges or replaces it
 // into the base's resource itself.
-func (r *run) forKustomize(e entry, behavior string, pairs []kv.Pair, formats map[string]valuemerge.Format) *framework.Result {
+func (r *run) forKustomize(e entry, behavior string, pairs []kv.Pair, formats valueRules) *framework.Result {
 	if len(formats) > 0 {
 		return fnrun.Errorf(e.where+".mergeValues[0]", nil, "",
 			"under kustomize, a generator sees only its own config, not the resource to merge into: list this config under the kustomization's transformers:, not generators:")
@@ -311,7 +355,7 @@ func (r *run) create(e entry, pairs []kv.Pair) *framework.Result {
 }
 
 // update merges or replaces into the existing resource.
-func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats map[string]valuemerge.Format) *framework.Result {
+func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRules) *framework.Result {
 	idx, ours, err := r.find(e, true)
 	if err != nil {
 		return fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err)

@@ -202,7 +202,7 @@ func decodeBase64(s string) (string, error) {
 // merge merges pairs into res as kustomize's behavior merge does (a key's
 // value replaces the old one; labels and annotations are added), except
 // that mergeValues keys deep-merge their values.
-func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats map[string]valuemerge.Format) error {
+func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error {
 	if e.kind == "Secret" {
 		if err := stringDataIntoData(res); err != nil {
 			return err
@@ -215,7 +215,8 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats map[string]valueme
 	data, bin := mapField(res, "data"), mapField(res, "binaryData")
 	for _, p := range sortPairs(pairs) {
 		value := p.Value
-		if f, ok := formats[p.Key]; ok {
+		if rule, ok := formats[p.Key]; ok {
+			f := rule.format
 			where := fmt.Sprintf("%s.mergeValues[%d]", e.where, index[p.Key])
 			base, present := stringValue(data, p.Key)
 			field := "data." + p.Key
@@ -231,7 +232,7 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats map[string]valueme
 			if present && !isText(base) {
 				return resultError{fnrun.Errorf(where, res, field, "the existing value is not UTF-8 text")}
 			}
-			merged, err := valuemerge.Merge(f, base, value)
+			merged, err := valuemerge.Merge(f, base, value, rule.keyed...)
 			if err != nil {
 				return resultError{fnrun.Errorf(where, res, field, "key %q: %v", p.Key, err)}
 			}

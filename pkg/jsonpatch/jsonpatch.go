@@ -211,24 +211,6 @@ func kindName(n *yaml.RNode) string {
 // null members of maps inside a list the patch brings; see
 // TestMergeValuesAndLibrary.)
 func MergeValues(target, patch any) any {
-	pm, ok := patch.(map[string]any)
-	if !ok {
-		return patch
-	}
-	tm, ok := target.(map[string]any)
-	if !ok {
-		tm = map[string]any{}
-	}
-	out := make(map[string]any, len(tm)+len(pm))
-	for k, v := range tm {
-		out[k] = v
-	}
-	for k, v := range pm {
-		if v == nil {
-			delete(out, k)
-			continue
-		}
-		out[k] = MergeValues(out[k], v)
-	}
+	out, _ := mergeKeyed(target, patch, nil, nil) // no keyed lists: no errors
 	return out
 }

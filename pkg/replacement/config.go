@@ -3,10 +3,13 @@ package replacement
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
@@ -29,10 +32,15 @@ type Config struct {
 // replacement, field for field. An entry holding only path loads
 // replacements from that file (one replacement, or a list of them).
 type Replacement struct {
-	Path        string   `json:"path,omitempty"`
-	Source      *Source  `json:"source,omitempty"`
-	SourceValue *Value   `json:"sourceValue,omitempty"`
-	Targets     []Target `json:"targets,omitempty"`
+	Path        string  `json:"path,omitempty"`
+	Source      *Source `json:"source,omitempty"`
+	SourceValue *Value  `json:"sourceValue,omitempty"`
+	// Sources name several sources for a Template, each as Source.
+	Sources map[string]*Source `json:"sources,omitempty"`
+	// Template builds the value from the sources: ${name} is a source's
+	// value (${value} with Source), $$ a literal $.
+	Template *string  `json:"template,omitempty"`
+	Targets  []Target `json:"targets,omitempty"`
 }
 
 // Value is a sourceValue: a string, number or boolean, whose type is
@@ -130,11 +138,19 @@ const DefaultFieldPath = "metadata.name"
 // rule is one replacement, checked and compiled.
 type rule struct {
 	entry       string // "replacements[2]", or "replacements[2] (more.yaml[0])"
-	source      *Source
-	sourceSet   *selector.SetMatcher
-	sourcePath  fieldpath.Path
+	sources     []sourceRule
 	sourceValue *Value
+	template    *template // nil: the one source's value, whole
 	targets     []targetRule
+}
+
+// sourceRule is one source of a replacement, compiled.
+type sourceRule struct {
+	entry  string // "replacements[2].source", "replacements[2].sources.host"
+	name   string // its name in a template: "value" for source:
+	source *Source
+	set    *selector.SetMatcher
+	path   fieldpath.Path
 }
 
 type targetRule struct {
@@ -162,14 +178,14 @@ func compile(cfg *Config, req *fnrun.Request) ([]rule, error) {
 		if r.Path == "" {
 			cr, err := compileOne(entry, r)
 			if err != nil {
-				errs = append(errs, err.Error())
+				errs = append(errs, messages(err)...)
 				continue
 			}
 			rules = append(rules, cr)
 			continue
 		}
-		if r.Source != nil || r.SourceValue != nil || r.Targets != nil {
-			errs = append(errs, fmt.Sprintf("%s: path cannot be combined with source, sourceValue or targets", entry))
+		if r.Source != nil || r.SourceValue != nil || r.Sources != nil || r.Template != nil || r.Targets != nil {
+			errs = append(errs, fmt.Sprintf("%s: path cannot be combined with source, sources, sourceValue, template or targets", entry))
 			continue
 		}
 		loaded, err := loadFile(req, r.Path)
@@ -188,7 +204,7 @@ func compile(cfg *Config, req *fnrun.Request) ([]rule, error) {
 			}
 			cr, err := compileOne(sub, lr)
 			if err != nil {
-				errs = append(errs, err.Error())
+				errs = append(errs, messages(err)...)
 				continue
 			}
 			rules = append(rules, cr)
@@ -206,42 +222,52 @@ func compile(cfg *Config, req *fnrun.Request) ([]rule, error) {
 }
 
 func compileOne(entry string, r Replacement) (rule, error) {
-	out := rule{entry: entry, source: r.Source, sourceValue: r.SourceValue}
+	out := rule{entry: entry, sourceValue: r.SourceValue}
+	given := 0
+	for _, set := range []bool{r.Source != nil, r.SourceValue != nil, r.Sources != nil} {
+		if set {
+			given++
+		}
+	}
 	switch {
-	case r.Source != nil && r.SourceValue != nil:
-		return out, fmt.Errorf("%s: give either source or sourceValue, not both", entry)
-	case r.Source == nil && r.SourceValue == nil:
-		return out, fmt.Errorf("%s: a replacement needs a source (or a sourceValue)", entry)
+	case given > 1:
+		return out, fmt.Errorf("%s: give one of source, sources (with a template) and sourceValue, not several", entry)
+	case given == 0:
+		return out, fmt.Errorf("%s: a replacement needs a source (or sources and a template, or a sourceValue)", entry)
 	case len(r.Targets) == 0:
 		return out, fmt.Errorf("%s: a replacement needs at least one target", entry)
+	case r.Sources != nil && r.Template == nil:
+		return out, fmt.Errorf("%s: sources need a template that says how their values combine (template: \"${%s}\")", entry, strings.Join(sortedNames(r.Sources), "}${"))
+	case r.SourceValue != nil && r.Template != nil:
+		return out, fmt.Errorf("%s.template: a template combines sources; with a sourceValue, write the value whole", entry)
 	}
-	if s := r.Source; s != nil {
-		text := s.FieldPath
-		if text == "" {
-			text = DefaultFieldPath
-		}
-		p, err := fieldpath.Parse(text)
+	if r.Source != nil {
+		sr, err := compileSource(entry+".source", "value", r.Source)
 		if err != nil {
-			return out, fmt.Errorf("%s.source.fieldPath: %v", entry, err)
-		}
-		if p.HasWildcard() {
-			return out, fmt.Errorf("%s.source.fieldPath %q: a source must name one value; * is for targets", entry, text)
-		}
-		out.sourcePath = p
-		if err := checkOptions(entry+".source.options", s.Options); err != nil {
 			return out, err
 		}
-		if s.Options != nil && s.Options.Create {
-			return out, fmt.Errorf("%s.source.options.create: create applies to targets only", entry)
+		out.sources = []sourceRule{sr}
+	}
+	for _, name := range sortedNames(r.Sources) {
+		where := entry + ".sources." + name
+		if err := checkSourceName(name); err != nil {
+			return out, fmt.Errorf("%s: %v", where, err)
 		}
-		sel := selector.Selector{
-			Group: exact(s.Group), Version: exact(s.Version), Kind: exact(s.Kind),
-			Name: exact(s.Name), Namespace: exact(s.Namespace),
+		if r.Sources[name] == nil {
+			return out, fmt.Errorf("%s: empty; a source names a resource and a fieldPath", where)
 		}
-		if out.sourceSet, err = selector.CompileSet(selector.Set{Target: &sel}); err != nil {
-			return out, fmt.Errorf("%s.source: %v", entry, err)
+		sr, err := compileSource(where, name, r.Sources[name])
+		if err != nil {
+			return out, err
 		}
-		out.sourceSet.ReadOnly() // a source may read a local-config values resource
+		out.sources = append(out.sources, sr)
+	}
+	if r.Template != nil {
+		t, err := compileTemplate(entry, *r.Template, out.sources, r.Source != nil)
+		if err != nil {
+			return out, err
+		}
+		out.template = t
 	}
 	for j, t := range r.Targets {
 		te := fmt.Sprintf("%s.targets[%d]", entry, j)
@@ -286,6 +312,102 @@ func compileOne(entry string, r Replacement) (rule, error) {
 		out.targets = append(out.targets, tr)
 	}
 	return out, nil
+}
+
+// compileSource checks one source: its field path (one value, no
+// wildcard), its options, and its selector, which compares exactly.
+func compileSource(where, name string, s *Source) (sourceRule, error) {
+	out := sourceRule{entry: where, name: name, source: s}
+	text := s.FieldPath
+	if text == "" {
+		text = DefaultFieldPath
+	}
+	p, err := fieldpath.Parse(text)
+	if err != nil {
+		return out, fmt.Errorf("%s.fieldPath: %v", where, err)
+	}
+	if p.HasWildcard() {
+		return out, fmt.Errorf("%s.fieldPath %q: a source must name one value; * is for targets", where, text)
+	}
+	out.path = p
+	if err := checkOptions(where+".options", s.Options); err != nil {
+		return out, err
+	}
+	if s.Options != nil && s.Options.Create {
+		return out, fmt.Errorf("%s.options.create: create applies to targets only", where)
+	}
+	sel := selector.Selector{
+		Group: exact(s.Group), Version: exact(s.Version), Kind: exact(s.Kind),
+		Name: exact(s.Name), Namespace: exact(s.Namespace),
+	}
+	if out.set, err = selector.CompileSet(selector.Set{Target: &sel}); err != nil {
+		return out, fmt.Errorf("%s: %v", where, err)
+	}
+	out.set.ReadOnly() // a source may read a local-config values resource
+	return out, nil
+}
+
+// compileTemplate parses a replacement's template and checks that it names
+// exactly the sources given: an unknown name and an unused source are both
+// errors, naming them.
+func compileTemplate(entry, text string, sources []sourceRule, single bool) (*template, error) {
+	t, err := parseTemplate(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s.template: %v", entry, err)
+	}
+	var have []string
+	known := map[string]bool{}
+	for _, s := range sources {
+		have = append(have, s.name)
+		known[s.name] = true
+	}
+	used := map[string]bool{}
+	var errs []error
+	for _, name := range t.names() {
+		used[name] = true
+		if known[name] {
+			continue
+		}
+		msg := fmt.Sprintf("%s.template: ${%s} names no source", entry, name)
+		switch near := suggest.Nearest(name, have); {
+		case single:
+			msg += " (with source:, the template names its value ${value})"
+		case near != "":
+			msg += fmt.Sprintf(" (did you mean ${%s}? sources: %s)", near, strings.Join(have, ", "))
+		default:
+			msg += fmt.Sprintf(" (sources: %s)", strings.Join(have, ", "))
+		}
+		errs = append(errs, errors.New(msg))
+	}
+	for _, s := range sources {
+		if !used[s.name] {
+			errs = append(errs, fmt.Errorf("%s: the template does not use it (add ${%s} to the template, or remove the source)", s.entry, s.name))
+		}
+	}
+	return t, errors.Join(errs...)
+}
+
+// messages are the messages of err, one for each error it joins.
+func messages(err error) []string {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []string
+		for _, e := range j.Unwrap() {
+			out = append(out, e.Error())
+		}
+		return out
+	}
+	return []string{err.Error()}
+}
+
+// sortedNames lists a sources map's names in order: messages and reads go
+// by name, the same every run.
+func sortedNames(m map[string]*Source) []string {
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 func checkOptions(where string, o *Options) error {

@@ -43,15 +43,14 @@ func transform(req *fnrun.Request) error {
 	sec := secrecy{}
 	var errs framework.Results
 	for _, r := range rules {
-		value, secret, res := r.value(ix, cache, sec)
+		value, secret, secrets, res := r.value(ix, cache, sec)
+		// a piece of a Secret's value (split off, found inside YAML it
+		// holds, or a template's result holding it) is secret too: no
+		// result may show it
+		req.Secret(secrets...)
 		if res != nil {
-			errs = append(errs, res)
+			errs = append(errs, res...)
 			continue
-		}
-		if secret {
-			// a piece of a Secret's value (split off, or found inside
-			// YAML it holds) is secret too: no result may show it
-			req.Secret(scalarValues(value)...)
 		}
 		changed := map[int]bool{}
 		for _, t := range r.targets {
@@ -60,15 +59,13 @@ func transform(req *fnrun.Request) error {
 			for k, i := range selected {
 				before[k] = fnrun.Fingerprint(ix.Item(i))
 			}
-			warn, tErrs := t.apply(ix, value, secret, cache, sec)
+			warns, tErrs := t.apply(ix, value, secret, cache, sec)
 			for k, i := range selected {
 				if fnrun.Changed(before[k], ix.Item(i)) {
 					changed[i] = true
 				}
 			}
-			if warn != nil {
-				req.Results = append(req.Results, warn)
-			}
+			req.Results = append(req.Results, warns...)
 			errs = append(errs, tErrs...)
 		}
 		req.Summarize(r.entry, "%s changed", fnrun.Plural(len(changed), "resource"))
@@ -100,17 +97,75 @@ func scalarValues(n *yaml.Node) []string {
 	return out
 }
 
-// value reads the replacement's value: the sourceValue, or the field of
-// the one resource the source selects. secret is set when the value comes
-// from a resource whose values are secret.
-func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (value *yaml.Node, secret bool, _ *framework.Result) {
+// value reads the replacement's value: the sourceValue, the field of the
+// one resource the source selects, or the template filled in with the
+// values of its sources. secret is set when any of them comes from a
+// resource whose values are secret; secrets are the pieces of secret
+// values the result holds, for the runner to redact.
+func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (value *yaml.Node, secret bool, secrets []string, _ framework.Results) {
 	if r.sourceValue != nil {
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: r.sourceValue.Tag, Value: r.sourceValue.Value}, false, nil
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: r.sourceValue.Tag, Value: r.sourceValue.Value}, false, nil, nil
 	}
-	found := r.sourceSet.Select(ix)
+	if r.template == nil {
+		v, secret, res := r.sources[0].read(ix, cache, sec)
+		if res != nil {
+			return nil, secret, nil, framework.Results{res}
+		}
+		if secret {
+			secrets = scalarValues(v)
+		}
+		return v, secret, secrets, nil
+	}
+	// Every source is read, so that every one that fails is reported.
+	values := map[string]string{}
+	var errs framework.Results
+	for _, s := range r.sources {
+		v, sSecret, res := s.read(ix, cache, sec)
+		switch {
+		case res != nil:
+			errs = append(errs, res)
+			continue
+		case v.Kind != yaml.ScalarNode:
+			errs = append(errs, s.errorf(ix, "leads to a %s; a template takes scalar values", kindName(v)))
+			continue
+		}
+		values[s.name] = v.Value
+		if sSecret {
+			secret = true
+			secrets = append(secrets, v.Value)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, secret, secrets, errs
+	}
+	out := r.template.expand(values)
+	if secret {
+		secrets = append(secrets, out)
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: out}, secret, secrets, nil
+}
+
+// errorf reports a problem with the value of a source that was found.
+func (s *sourceRule) errorf(ix *selector.Index, format string, args ...any) *framework.Result {
+	res := ix.Item(s.set.Select(ix)[0])
+	return fnrun.Errorf(s.entry, res, s.fieldText(), format, args...)
+}
+
+func (s *sourceRule) fieldText() string {
+	if s.source.FieldPath == "" {
+		return DefaultFieldPath
+	}
+	return s.source.FieldPath
+}
+
+// read reads the field of the one resource the source selects, with its
+// delimiter and index applied. secret is set when the resource's values
+// are secret.
+func (s *sourceRule) read(ix *selector.Index, cache *embedded.Cache, sec secrecy) (value *yaml.Node, secret bool, _ *framework.Result) {
+	found := s.set.Select(ix)
 	switch len(found) {
 	case 0:
-		return nil, false, fnrun.Errorf(r.entry+".source", nil, "", "%s matches no resource%s", describeSource(r.source), r.sourceSet.NearMisses(ix))
+		return nil, false, fnrun.Errorf(s.entry, nil, "", "%s matches no resource%s", describeSource(s.source), s.set.NearMisses(ix))
 	case 1:
 	default:
 		var names []string
@@ -121,33 +176,30 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (va
 			}
 			names = append(names, fnrun.Describe(ix.Item(i)))
 		}
-		return nil, false, fnrun.Errorf(r.entry+".source", nil, "", "%s matches %d resources (%s); a source must select exactly one",
-			describeSource(r.source), len(found), strings.Join(names, ", "))
+		return nil, false, fnrun.Errorf(s.entry, nil, "", "%s matches %d resources (%s); a source must select exactly one",
+			describeSource(s.source), len(found), strings.Join(names, ", "))
 	}
 	res := ix.Item(found[0])
-	fieldText := r.source.FieldPath
-	if fieldText == "" {
-		fieldText = DefaultFieldPath
-	}
+	fieldText := s.fieldText()
 	secret = sec.of(res)
-	vals, err := get(res.YNode(), r.sourcePath, embedded.Options{Cache: cache, Secret: secret, Format: r.source.Options.format()})
+	vals, err := get(res.YNode(), s.path, embedded.Options{Cache: cache, Secret: secret, Format: s.source.Options.format()})
 	if err != nil {
-		return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "%v", err)
+		return nil, secret, fnrun.Errorf(s.entry, res, fieldText, "%v", err)
 	}
 	if len(vals) != 1 {
-		return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "leads to %d values; a source must name one", len(vals))
+		return nil, secret, fnrun.Errorf(s.entry, res, fieldText, "leads to %d values; a source must name one", len(vals))
 	}
 	v := vals[0]
 	if isEmpty(v) {
-		return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "the value is empty (%s)", emptyKind(v))
+		return nil, secret, fnrun.Errorf(s.entry, res, fieldText, "the value is empty (%s)", emptyKind(v))
 	}
-	if o := r.source.Options; o != nil && o.Delimiter != "" {
+	if o := s.source.Options; o != nil && o.Delimiter != "" {
 		if v.Kind != yaml.ScalarNode {
-			return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "options.delimiter needs a scalar, found a %s", kindName(v))
+			return nil, secret, fnrun.Errorf(s.entry, res, fieldText, "options.delimiter needs a scalar, found a %s", kindName(v))
 		}
 		parts := strings.Split(v.Value, o.Delimiter)
 		if o.Index < 0 || o.Index >= len(parts) {
-			return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "options.index %d is out of range: %s split on %q has %d parts",
+			return nil, secret, fnrun.Errorf(s.entry, res, fieldText, "options.index %d is out of range: %s split on %q has %d parts",
 				o.Index, showValue(v.Value, secret), o.Delimiter, len(parts))
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: parts[o.Index]}, secret, nil
@@ -156,20 +208,20 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (va
 	// an alias bomb in the source is an error, not gigabytes.
 	c, err := smp.CopyExpanded(v)
 	if err != nil {
-		return nil, secret, fnrun.Errorf(r.entry+".source", res, fieldText, "%v", err)
+		return nil, secret, fnrun.Errorf(s.entry, res, fieldText, "%v", err)
 	}
 	return c, secret, nil
 }
 
 // apply writes value into every field path of every resource the target
-// selects. A selection that finds nothing is a warning.
+// selects. A selection that finds nothing is a warning, and so is a path
+// whose matchers kustomize would read as selecting more.
 // A secret value makes each resource it is written into secret too.
-func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, cache *embedded.Cache, sec secrecy) (*framework.Result, framework.Results) {
+func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, cache *embedded.Cache, sec secrecy) (warns, errs framework.Results) {
 	selected := t.set.Select(ix)
 	if len(selected) == 0 {
-		return fnrun.Warningf(t.entry, nil, "", "%s; nothing replaced", t.set.Explain(ix, "select")), nil
+		return framework.Results{fnrun.Warningf(t.entry, nil, "", "%s; nothing replaced", t.set.Explain(ix, "select"))}, nil
 	}
-	var errs framework.Results
 	for _, i := range selected {
 		res := ix.Item(i)
 		for _, fp := range t.paths {
@@ -183,13 +235,15 @@ func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, ca
 					msg += " (a Secret's data is base64-encoded; edit stringData instead)"
 				}
 				errs = append(errs, fnrun.Errorf(t.entry, res, fp.text, "%s", msg))
+			} else if w := s.unanchoredWarning(); w != "" {
+				warns = append(warns, fnrun.Warningf(t.entry, res, fp.text, "%s", w))
 			}
 		}
 		if t.touchesIdentity {
 			ix.Refresh(i)
 		}
 	}
-	return nil, errs
+	return warns, errs
 }
 
 // setterFor returns what computes the value written at each place: the

@@ -109,6 +109,8 @@ type setter struct {
 	// secret: the resource, or the value written, is secret; messages
 	// must not show values.
 	secret bool
+	// unanchored: where kustomize's reading of a matcher selects more.
+	unanchored []divergence
 }
 
 // apply walks the resource and writes at every place the path leads to.
@@ -117,7 +119,10 @@ func (s *setter) apply(root *yaml.Node) error {
 		root = root.Content[0]
 	}
 	_, err := s.walk(root, 0)
-	return err
+	if err != nil {
+		return s.withUnanchoredHint(err)
+	}
+	return nil
 }
 
 // walk returns how many places it wrote. Under a wildcard or a list
@@ -138,6 +143,7 @@ func (s *setter) walk(n *yaml.Node, i int) (int, error) {
 		return 0, errAt(i, "the annotation %s belongs to kpt and kustomize; functions must not change it", seg.Key)
 	}
 	sel, _ := fieldpath.Select(nodeTree{}, n, seg) // kyaml nodes have no lookup errors
+	s.recordUnanchored(n, i, sel.Unanchored)
 	switch {
 	case len(sel.Positions) > 0:
 		return s.each(s.unprotected(n, i, sel.Positions), i)
@@ -159,6 +165,7 @@ func (s *setter) intoScalar(n *yaml.Node, i int) (int, error) {
 	if n.ShortTag() != "!!str" {
 		return 0, errAt(i, "%s holds %s, which has no %s", at(s.path, i), describeScalar(n, s.secret), seg)
 	}
+	s.embeddedUnanchored(n.Value, i)
 	out, err := embedded.Set(n.Value, s.path[i:], embedded.Options{Create: s.create, Where: s.path[:i], Cache: s.cache, Secret: s.secret, Format: s.format}, s.set)
 	if err != nil {
 		return 0, s.embeddedError(err, i)

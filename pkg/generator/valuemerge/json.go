@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
@@ -154,7 +155,7 @@ func duplicateKey(s string) (string, int, bool) {
 	}
 }
 
-func mergeJSON(base, overlay string) (string, error) {
+func mergeJSON(base, overlay string, keyed keyedLists) (string, error) {
 	cache := embedded.NewCache()
 	over, err := checkJSONTree(overlay, "overlay", cache)
 	if err != nil {
@@ -165,22 +166,35 @@ func mergeJSON(base, overlay string) (string, error) {
 	}
 	if strings.TrimSpace(base) == "" {
 		// Nothing to keep: the overlay as written, less its null members
-		// (merging into an empty object drops them).
-		return mergeJSON(overlay, overlay)
+		// (merging into an empty object drops them) and, in keyed lists,
+		// its $patch elements.
+		if len(keyed) > 0 && strings.HasPrefix(strings.TrimSpace(overlay), "{") {
+			return mergeJSON("{}", overlay, keyed)
+		}
+		return mergeJSON(overlay, overlay, keyed)
 	}
 	b, err := checkJSONTree(base, "base", cache)
 	if err != nil {
 		return "", err
 	}
-	m := &jmerger{base: base, over: overlay, cache: cache}
+	want, err := referenceJSON(base, overlay, keyed)
+	if err != nil {
+		return "", err
+	}
+	m := &jmerger{base: base, over: overlay, cache: cache, keyed: keyed}
 	if err := m.mergeTrees(b, over); err != nil {
 		return "", fmt.Errorf("internal error merging JSON (please report): %w", err)
 	}
 	out, err := embedded.Edit(m.base, m.opts(false), m.changes...)
+	for _, a := range m.appends {
+		if err == nil {
+			out, err = embedded.Edit(out, m.opts(false), a)
+		}
+	}
 	if err != nil {
 		return "", fmt.Errorf("internal error merging JSON (please report): %w", err)
 	}
-	if err := checkJSONResult(base, overlay, out); err != nil {
+	if err := checkJSONResult(out, want); err != nil {
 		return "", err
 	}
 	return out, nil
@@ -192,7 +206,10 @@ func mergeJSON(base, overlay string) (string, error) {
 type jmerger struct {
 	base, over string
 	changes    []embedded.Change
-	cache      *embedded.Cache
+	// appends add elements to keyed lists, one edit each, after changes.
+	appends []embedded.Change
+	cache   *embedded.Cache
+	keyed   keyedLists
 }
 
 func (m *jmerger) opts(create bool) embedded.Options {
@@ -247,33 +264,38 @@ func (m *jmerger) mergeTrees(b, p *yaml.Node) error {
 			return err
 		}
 	}
-	return m.merge(nil, b, p)
+	return m.merge(nil, nil, nil, b, p)
 }
 
-// merge merges the overlay's value p at path into the base's, b.
-func (m *jmerger) merge(path fieldpath.Path, b, p *yaml.Node) error {
+// merge merges the overlay's value p, at opath in the overlay, into the
+// base's, b, at path; steps is the way there for keyed lists (whose
+// elements are at different positions in base and overlay).
+func (m *jmerger) merge(path, opath fieldpath.Path, steps []jsonpatch.Step, b, p *yaml.Node) error {
+	if keys := m.keyed.at(steps); keys != nil && len(path) > 0 && p.Kind == yaml.SequenceNode && b.Kind == yaml.SequenceNode && len(b.Content) > 0 {
+		return m.mergeList(path, opath, steps, b, p, keys)
+	}
 	if p.Kind != yaml.MappingNode {
 		btext, err := m.text(m.base, path)
 		if err != nil {
 			return err
 		}
-		ptext, err := m.text(m.over, path)
+		ptext, err := m.text(m.over, opath)
 		if err != nil {
 			return err
 		}
 		if jsonEqual(btext, ptext) {
 			return nil // the same value: keep how the base wrote it
 		}
-		return m.set(path, p, ptext, false)
+		return m.set(path, steps, p, ptext, false)
 	}
 	if b.Kind != yaml.MappingNode {
-		ptext, err := m.text(m.over, path)
+		ptext, err := m.text(m.over, opath)
 		if err != nil {
 			return err
 		}
-		return m.set(path, p, ptext, false)
+		return m.set(path, steps, p, ptext, false)
 	}
-	if sp := stripNullMembers(p); len(b.Content) == 0 && len(path) > 0 {
+	if sp := m.fresh(p, steps); len(b.Content) == 0 && len(path) > 0 {
 		// An empty object gains members laid out as the base lays out
 		// objects.
 		if len(sp.Content) == 0 {
@@ -292,22 +314,26 @@ func (m *jmerger) merge(path fieldpath.Path, b, p *yaml.Node) error {
 	var deletes []fieldpath.Path
 	for i := 0; i+1 < len(p.Content); i += 2 {
 		key, v := p.Content[i].Value, p.Content[i+1]
-		sub := appendKey(path, key)
+		sub, osub := appendKey(path, key), appendKey(opath, key)
+		var subSteps []jsonpatch.Step
+		if len(m.keyed) > 0 {
+			subSteps = keyStep(steps, key)
+		}
 		bv, found := has[key]
 		switch {
 		case !found && isNullNode(v):
 		case !found:
-			text, err := m.text(m.over, sub)
+			text, err := m.text(m.over, osub)
 			if err != nil {
 				return err
 			}
-			if err := m.set(sub, v, text, true); err != nil {
+			if err := m.set(sub, subSteps, v, text, true); err != nil {
 				return err
 			}
 		case isNullNode(v):
 			deletes = append(deletes, sub)
 		default:
-			if err := m.merge(sub, bv, v); err != nil {
+			if err := m.merge(sub, osub, subSteps, bv, v); err != nil {
 				return err
 			}
 		}
@@ -321,7 +347,14 @@ func (m *jmerger) merge(path fieldpath.Path, b, p *yaml.Node) error {
 // set writes the overlay's value v, written text in the overlay, at path:
 // as the overlay wrote it when that is one line, laid out as the base lays
 // out JSON when it spans lines or loses null members.
-func (m *jmerger) set(path fieldpath.Path, v *yaml.Node, text string, create bool) error {
+func (m *jmerger) set(path fieldpath.Path, steps []jsonpatch.Step, v *yaml.Node, text string, create bool) error {
+	if len(m.keyed) > 0 && !hasNullMember(v) {
+		if nv := m.fresh(v, steps); !nodeEqual(nv, v) {
+			// keyed lists inside lose their $patch elements
+			m.changes = append(m.changes, embedded.Change{Path: path, Create: create, Set: func(*yaml.Node) (*yaml.Node, error) { return nv, nil }})
+			return nil
+		}
+	}
 	switch {
 	case len(path) == 0 && !hasNullMember(v):
 		// The whole document: it keeps the space around it. Nothing else
@@ -334,7 +367,7 @@ func (m *jmerger) set(path fieldpath.Path, v *yaml.Node, text string, create boo
 	case !strings.Contains(text, "\n") && !hasNullMember(v):
 		m.changes = append(m.changes, embedded.Change{Path: path, Text: text, Create: create})
 	default:
-		v = stripNullMembers(v)
+		v = m.fresh(v, steps)
 		m.changes = append(m.changes, embedded.Change{Path: path, Create: create, Set: func(*yaml.Node) (*yaml.Node, error) { return v, nil }})
 	}
 	return nil
@@ -402,19 +435,82 @@ func jsonEqual(a, b string) bool {
 	return err1 == nil && err2 == nil && reflect.DeepEqual(va, vb)
 }
 
-// checkJSONResult is a safety net: the text written must parse and mean
-// exactly what RFC 7386 says the merge means. A failure is a bug here, and
-// is reported rather than written.
-func checkJSONResult(base, overlay, out string) error {
+// referenceJSON is what the merge means (RFC 7386, keyed lists merged by
+// key); an overlay element a keyed list cannot take is a MergeError.
+func referenceJSON(base, overlay string, keyed keyedLists) (any, error) {
 	b, err1 := decodeJSON(base)
 	o, err2 := decodeJSON(overlay)
-	got, err3 := decodeJSON(out)
-	if err := errors.Join(err1, err2, err3); err != nil {
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, fmt.Errorf("internal error merging JSON (please report): %w", err)
+	}
+	want, err := jsonpatch.MergeValuesKeyed(b, o, keyed.fn())
+	return want, keyError(err)
+}
+
+// checkJSONResult is a safety net: the text written must parse and mean
+// exactly what the merge means. A failure is a bug here, and is reported
+// rather than written.
+func checkJSONResult(out string, want any) error {
+	got, err := decodeJSON(out)
+	if err != nil {
 		return fmt.Errorf("internal error merging JSON (please report): %w", err)
 	}
-	if want := jsonpatch.MergeValues(b, o); !reflect.DeepEqual(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		// The texts are not quoted: they may be a Secret's values.
 		return fmt.Errorf("internal error merging JSON (please report): the result does not mean what the merge means")
+	}
+	return nil
+}
+
+// fresh is an overlay value written where the base has nothing to merge
+// it into: a copy less its null members and, in keyed lists, $patch
+// elements.
+func (m *jmerger) fresh(v *yaml.Node, steps []jsonpatch.Step) *yaml.Node {
+	if len(m.keyed) == 0 {
+		return stripNullMembers(v)
+	}
+	return m.keyed.mergeNode(nil, v, steps)
+}
+
+// mergeList merges the overlay's list p into the base's list b by the key
+// fields: in place when each overlay element names its own base element
+// and none is removed, else the merged list written whole (laid out as the
+// base lays out JSON).
+func (m *jmerger) mergeList(path, opath fieldpath.Path, steps []jsonpatch.Step, b, p *yaml.Node, fields []string) error {
+	plain := distinctKeys(p, fields)
+	for _, pe := range p.Content {
+		if _, del := elementKeys(pe, fields); del {
+			plain = false
+		}
+	}
+	if !plain {
+		v := m.keyed.mergeList(b, p, steps, fields)
+		m.changes = append(m.changes, embedded.Change{Path: path, Set: func(*yaml.Node) (*yaml.Node, error) { return v, nil }})
+		return nil
+	}
+	size := len(b.Content)
+	for i, pe := range p.Content {
+		vals, _ := elementKeys(pe, fields)
+		j := slices.IndexFunc(b.Content, func(e *yaml.Node) bool { return hasKeys(e, fields, vals) })
+		if j < 0 {
+			// As the overlay wrote it when that is one line and nothing
+			// in it goes (nulls, $patch), else laid out as the base.
+			c := embedded.Change{Path: appendIndex(path, size), Create: true}
+			v := m.keyed.mergeNode(nil, pe, elementStep(steps, pe, i))
+			text, err := m.text(m.over, appendIndex(opath, i))
+			if err != nil {
+				return err
+			}
+			if c.Text = text; strings.Contains(text, "\n") || hasNullMember(pe) || !nodeEqual(v, pe) {
+				c.Text, c.Set = "", func(*yaml.Node) (*yaml.Node, error) { return v, nil }
+			}
+			m.appends = append(m.appends, c)
+			size++
+			continue
+		}
+		if err := m.merge(appendIndex(path, j), appendIndex(opath, i), elementStep(steps, b.Content[j], i), b.Content[j], pe); err != nil {
+			return err
+		}
 	}
 	return nil
 }

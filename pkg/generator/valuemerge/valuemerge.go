@@ -10,21 +10,38 @@ import (
 type Format string
 
 const (
-	JSON Format = "json"
-	YAML Format = "yaml"
+	JSON       Format = "json"
+	YAML       Format = "yaml"
+	Properties Format = "properties" // Java .properties
+	Env        Format = "env"        // kustomize's env files: KEY=value lines
+	TOML       Format = "toml"
 )
 
-// ParseFormat accepts "json" and "yaml" (any case, "yml" too).
+// HasLists reports whether values of the format hold lists (mergeKeys
+// can apply).
+func (f Format) HasLists() bool { return f == JSON || f == YAML }
+
+// formatNames is what ParseFormat accepts, for messages.
+const formatNames = "json, yaml, properties, env or toml"
+
+// ParseFormat accepts json, yaml (yml), properties, env and toml, in any
+// case.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {
 	case "json":
 		return JSON, nil
 	case "yaml", "yml":
 		return YAML, nil
+	case "properties":
+		return Properties, nil
+	case "env":
+		return Env, nil
+	case "toml":
+		return TOML, nil
 	case "":
-		return "", fmt.Errorf("format is missing; give json or yaml")
+		return "", fmt.Errorf("format is missing; give %s", formatNames)
 	}
-	return "", fmt.Errorf("unknown format %q; give json or yaml", s)
+	return "", fmt.Errorf("unknown format %q; give %s", s, formatNames)
 }
 
 // ParseError reports a value that is not valid in its format.
@@ -55,15 +72,22 @@ type MergeError struct{ Msg string }
 func (e *MergeError) Error() string { return e.Msg }
 
 // Merge returns base with overlay merged into it. An empty (or blank) base
-// counts as an empty map; a blank overlay is an error.
-func Merge(format Format, base, overlay string) (string, error) {
+// counts as an empty map; a blank overlay is an error. The lists keyed
+// names merge by key instead of being replaced.
+func Merge(format Format, base, overlay string, keyed ...KeyedList) (string, error) {
 	switch format {
 	case JSON:
-		return mergeJSON(base, overlay)
+		return mergeJSON(base, overlay, keyed)
 	case YAML:
-		return mergeYAML(base, overlay)
+		return mergeYAML(base, overlay, keyed)
+	case Properties:
+		return mergeLines(format, readProperties, base, overlay)
+	case Env:
+		return mergeLines(format, readEnv, base, overlay)
+	case TOML:
+		return mergeTOML(base, overlay)
 	}
-	return "", fmt.Errorf("unknown format %q; give json or yaml", format)
+	return "", fmt.Errorf("unknown format %q; give %s", format, formatNames)
 }
 
 // Check reports whether s is valid in format; which ("base", "overlay")
@@ -75,8 +99,22 @@ func Check(format Format, s, which string) error {
 	case YAML:
 		_, err := parseYAML(s, which)
 		return err
+	case Properties:
+		es, err := readProperties(s, which)
+		if err == nil {
+			err = noRepeatedKey(format, es, which)
+		}
+		return err
+	case Env:
+		es, err := readEnv(s, which)
+		if err == nil {
+			err = noRepeatedKey(format, es, which)
+		}
+		return err
+	case TOML:
+		return checkTOML(s, which)
 	}
-	return fmt.Errorf("unknown format %q; give json or yaml", format)
+	return fmt.Errorf("unknown format %q; give %s", format, formatNames)
 }
 
 // lineCol turns a byte offset into a 1-based line and column (in runes).

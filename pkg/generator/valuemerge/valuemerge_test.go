@@ -313,7 +313,7 @@ func TestMergeErrors(t *testing.T) {
 			t.Errorf("Merge(%q, %q): error %v; want a %s error containing %q", tc.base, tc.overlay, err, tc.which, tc.msg)
 		}
 	}
-	if _, err := Merge("toml", "a = 1", "b = 2"); err == nil || !strings.Contains(err.Error(), `unknown format "toml"`) {
+	if _, err := Merge("ini", "a = 1", "b = 2"); err == nil || !strings.Contains(err.Error(), `unknown format "ini"`) {
 		t.Errorf("unknown format: %v", err)
 	}
 }

@@ -170,15 +170,15 @@ func yamlError(which string, err error) error {
 	return pe
 }
 
-func mergeYAML(base, overlay string) (string, error) {
-	return mergeYAMLInto(base, overlay, false)
+func mergeYAML(base, overlay string, keyed keyedLists) (string, error) {
+	return mergeYAMLInto(base, overlay, false, keyed)
 }
 
 // mergeYAMLInto merges overlay into base; fresh says the result is the
 // overlay alone (no base, or nothing of it survives), written by us, so
 // strings a YAML 1.1 reader would misread are quoted even where the
 // overlay has them plain. A base's own spellings are otherwise kept.
-func mergeYAMLInto(base, overlay string, fresh bool) (string, error) {
+func mergeYAMLInto(base, overlay string, fresh bool, keyed keyedLists) (string, error) {
 	o, err := parseYAML(overlay, "overlay")
 	if err != nil {
 		return "", err
@@ -188,13 +188,17 @@ func mergeYAMLInto(base, overlay string, fresh bool) (string, error) {
 		return "", &ParseError{Which: "overlay", Format: YAML, Msg: "the value is null; a null overlay would delete everything"}
 	}
 	if strings.TrimSpace(base) == "" {
-		return mergeYAMLInto(overlay, overlay, true)
+		if len(keyed) > 0 {
+			// the overlay's keyed lists lose their $patch elements
+			return mergeYAMLInto("{}", overlay, true, keyed)
+		}
+		return mergeYAMLInto(overlay, overlay, true, keyed)
 	}
 	b, err := parseYAML(base, "base")
 	if err != nil {
 		return "", err
 	}
-	want, err := referenceMerge(b.doc, o.doc)
+	want, err := referenceMerge(b.doc, o.doc, keyed)
 	if err != nil {
 		return "", err
 	}
@@ -202,7 +206,7 @@ func mergeYAMLInto(base, overlay string, fresh bool) (string, error) {
 	if !fresh || !hasAmbiguousPlain(o.root) {
 		// (a fresh result written by the editor would keep strings such
 		// as 12:30 plain)
-		if out, ok, err = editYAML(b, patch, overlay); err != nil {
+		if out, ok, err = editYAML(b, patch, overlay, keyed); err != nil {
 			return "", err
 		}
 	}
@@ -216,7 +220,7 @@ func mergeYAMLInto(base, overlay string, fresh bool) (string, error) {
 		// merged nodes, which keeps order and comments but not blank
 		// lines.
 		b, _ = parseYAML(base, "base")
-		if out, err = nodeMerge(b, o); err != nil {
+		if out, err = nodeMerge(b, o, keyed); err != nil {
 			return "", err
 		}
 		if same, err := yamlMeans(out, want); err != nil || !same {
@@ -247,33 +251,65 @@ func lineBreakOf(s string) string {
 // editYAML writes the merge as edits of the base text. It reports false
 // when the editor cannot, and an error when no merge can be written (a key
 // the merge must match is a map).
-func editYAML(b *ydoc, patch *yaml.Node, overlay string) (string, bool, error) {
+func editYAML(b *ydoc, patch *yaml.Node, overlay string, keyed keyedLists) (string, bool, error) {
 	if !isMap(patch) {
 		// The overlay replaces the whole value: written from its nodes.
 		return "", false, nil
 	}
+	if isMap(b.root) && len(b.root.Content) == 0 && scalarKeys(nil, patch, "overlay") != nil {
+		// An empty base map: nothing to match, and nothing of its text to
+		// keep; the overlay's keys may be maps ({[]: 1}), which no edit
+		// path can name.
+		return "", false, nil
+	}
 	if !isMap(b.root) {
+		if len(keyed) > 0 {
+			return "", false, nil // written from the merged nodes
+		}
 		// Nothing of the base survives: the overlay less its nulls.
-		out, err := mergeYAMLInto(overlay, overlay, true)
+		out, err := mergeYAMLInto(overlay, overlay, true, keyed)
 		return out, err == nil, nil
 	}
-	m := &ymerger{}
-	if ok, err := m.merge(nil, b.root, patch); err != nil || !ok {
+	m := &ymerger{b: b, keyed: keyed}
+	if ok, err := m.merge(nil, nil, b.root, patch); err != nil || !ok {
 		return "", false, err
 	}
-	out, err := embedded.Edit(b.src, embedded.Options{GivenType: true, GivenStyle: true}, m.changes...)
-	return out, err == nil, nil
+	// Elements removed from keyed lists go first (their lines, in the
+	// base), then the batch, then elements appended, one by one (a list
+	// gains one element per edit).
+	text, ok := m.removeLines()
+	if !ok {
+		return "", false, nil
+	}
+	out, err := embedded.Edit(text, embedded.Options{GivenType: true, GivenStyle: true}, m.changes...)
+	if err != nil {
+		return "", false, nil
+	}
+	for _, a := range m.appends {
+		if out, err = embedded.Edit(out, embedded.Options{GivenType: true, GivenStyle: true}, a); err != nil {
+			return "", false, nil
+		}
+	}
+	return out, true, nil
 }
 
 // ymerger collects the changes that merge the overlay into the base.
 type ymerger struct {
+	b       *ydoc
+	keyed   keyedLists
 	changes []embedded.Change
+	// appends add elements to keyed lists, each at the end of its list
+	// once the changes before it are made.
+	appends []embedded.Change
+	// gone are the lines (0-based) of the base that removed elements of
+	// keyed lists span.
+	gone map[int]bool
 }
 
 // merge merges the overlay's map pm at path into the base's map bm. It
 // reports false when the editor cannot write a change, and an error for a
 // key that is a map or a list: a merge cannot match it.
-func (m *ymerger) merge(path fieldpath.Path, bm, pm *yaml.Node) (bool, error) {
+func (m *ymerger) merge(path fieldpath.Path, steps []jsonpatch.Step, bm, pm *yaml.Node) (bool, error) {
 	if err := scalarKeys(path, bm, "base"); err != nil {
 		return false, err
 	}
@@ -294,23 +330,32 @@ func (m *ymerger) merge(path fieldpath.Path, bm, pm *yaml.Node) (bool, error) {
 			continue
 		}
 		bi, found := has[keyID(pk)]
+		var subSteps []jsonpatch.Step
+		if len(m.keyed) > 0 {
+			subSteps = keyStep(steps, pk.Value)
+		}
 		if !found {
 			if !isNull(pv) {
-				m.set(appendKey(path, pk.Value), stripNulls(pv), true)
+				m.set(appendKey(path, pk.Value), m.keyed.mergeNode(nil, pv, subSteps), true)
 			}
 			continue
 		}
 		sub := appendKey(path, bm.Content[bi].Value)
 		bv := bm.Content[bi+1]
+		keys := m.keyed.at(subSteps)
 		switch {
 		case isNull(pv):
 			deletes = append(deletes, sub)
 		case isMap(bv) && isMap(pv) && len(bv.Content) > 0:
-			if ok, err := m.merge(sub, bv, pv); err != nil || !ok {
+			if ok, err := m.merge(sub, subSteps, bv, pv); err != nil || !ok {
+				return ok, err
+			}
+		case keys != nil && pv.Kind == yaml.SequenceNode && bv.Kind == yaml.SequenceNode && len(bv.Content) > 0:
+			if ok, err := m.mergeList(sub, subSteps, bv, pv, keys); err != nil || !ok {
 				return ok, err
 			}
 		default:
-			nv := mergeNode(copyNode(bv), pv)
+			nv := m.keyed.mergeNode(copyNode(bv), pv, subSteps)
 			if isMap(nv) && len(nv.Content) == 0 && isMap(bv) {
 				continue // an empty map gains nothing
 			}
@@ -357,7 +402,7 @@ func (m *ymerger) set(path fieldpath.Path, v *yaml.Node, create bool) {
 }
 
 // nodeMerge merges on nodes and writes the whole document.
-func nodeMerge(b, o *ydoc) (string, error) {
+func nodeMerge(b, o *ydoc, keyed keyedLists) (string, error) {
 	patch := resolve(o.root)
 	doc := b.doc
 	if root, err := mergekey.Expand(b.root); err == nil {
@@ -372,7 +417,7 @@ func nodeMerge(b, o *ydoc) (string, error) {
 		c := *o.doc
 		doc = &c
 	}
-	doc.Content = []*yaml.Node{mergeNode(b.root, patch)}
+	doc.Content = []*yaml.Node{keyed.mergeNode(b.root, patch, nil)}
 	nullKeys(doc)
 	quoteAmbiguous(doc)
 	return encodeYAML(doc, detectYAMLStyle(b.root, o.root))
@@ -480,15 +525,26 @@ func detectYAMLStyle(roots ...*yaml.Node) ystyle {
 	return st
 }
 
-// mergeNode is RFC 7386 on nodes: it merges patch into b (in place when
-// both are mappings) and returns the result. Values taken from the patch
-// are copies.
-func mergeNode(b, patch *yaml.Node) *yaml.Node {
+// mergeNode is RFC 7386 on nodes, with keyed lists: it merges patch into b
+// (in place when both are mappings) and returns the result. Values taken
+// from the patch are copies, less their null members and $patch
+// directives.
+func (l keyedLists) mergeNode(b, patch *yaml.Node, steps []jsonpatch.Step) *yaml.Node {
+	if patch.Kind == yaml.SequenceNode {
+		if keys := l.at(steps); keys != nil {
+			return l.mergeList(b, patch, steps, keys)
+		}
+	}
 	if !isMap(patch) {
 		return copyNode(patch)
 	}
 	if !isMap(b) {
-		return stripNulls(patch)
+		if len(l) == 0 {
+			return stripNulls(patch)
+		}
+		shell := *patch // the patch's style and comments, its entries merged in
+		shell.Content = nil
+		b = &shell
 	}
 	// Of the base's entries with one key (null and ""), readers keep the
 	// last: so does the merge.
@@ -513,16 +569,50 @@ func mergeNode(b, patch *yaml.Node) *yaml.Node {
 				idx = j
 			}
 		}
+		var sub []jsonpatch.Step
+		if len(l) > 0 {
+			sub = keyStep(steps, pk.Value)
+		}
 		switch {
 		case idx >= 0 && isNull(pv):
 			b.Content = append(b.Content[:idx:idx], b.Content[idx+2:]...)
 		case idx >= 0:
-			b.Content[idx+1] = mergeNode(b.Content[idx+1], pv)
+			b.Content[idx+1] = l.mergeNode(b.Content[idx+1], pv, sub)
 		case !isNull(pv):
-			b.Content = append(b.Content, copyNode(pk), stripNulls(pv))
+			b.Content = append(b.Content, copyNode(pk), l.mergeNode(nil, pv, sub))
 		}
 	}
 	return b
+}
+
+// mergeList merges the overlay's list pl into the base's bl by the key
+// fields, on nodes (what jsonpatch.MergeValuesKeyed does on values).
+func (l keyedLists) mergeList(bl, pl *yaml.Node, steps []jsonpatch.Step, fields []string) *yaml.Node {
+	out := copyNode(pl)
+	out.Content = nil
+	if bl != nil && bl.Kind == yaml.SequenceNode {
+		out = copyNode(bl)
+	}
+	for i, pe := range pl.Content {
+		vals, del := elementKeys(pe, fields)
+		if del {
+			kept := out.Content[:0:0]
+			for _, e := range out.Content {
+				if !hasKeys(e, fields, vals) {
+					kept = append(kept, e)
+				}
+			}
+			out.Content = kept
+			continue
+		}
+		j := slices.IndexFunc(out.Content, func(e *yaml.Node) bool { return hasKeys(e, fields, vals) })
+		if j >= 0 {
+			out.Content[j] = l.mergeNode(out.Content[j], withoutDirective(pe), elementStep(steps, out.Content[j], i))
+		} else {
+			out.Content = append(out.Content, l.mergeNode(nil, withoutDirective(pe), elementStep(steps, pe, i)))
+		}
+	}
+	return out
 }
 
 // shadowed tells, for each entry of a mapping, whether a later entry has
@@ -646,8 +736,9 @@ func nodeEqual(a, b *yaml.Node) bool {
 }
 
 // nodeValue is what a node means, in the terms of jsonpatch.MergeValues: mappings
-// become maps keyed by keyID (the last of equal keys wins), sequences
-// slices, scalars their decoded values.
+// become maps keyed by keyID (the last of equal keys wins; a string key as
+// the JSON key yaml.v3 makes of it, so that mergeKeys find their fields),
+// sequences slices, scalars their decoded values.
 func nodeValue(n *yaml.Node) (any, error) {
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -672,7 +763,7 @@ func nodeValue(n *yaml.Node) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			m[keyID(n.Content[i])] = v
+			m[strings.TrimPrefix(keyID(n.Content[i]), "v3\x00")] = v
 		}
 		// A merge key (<<) adds the entries of the maps it names that the
 		// map does not set itself; of several maps, the first wins.
@@ -716,7 +807,7 @@ func nodeValue(n *yaml.Node) (any, error) {
 	return v, nil
 }
 
-func referenceMerge(base, overlay *yaml.Node) (any, error) {
+func referenceMerge(base, overlay *yaml.Node, keyed keyedLists) (any, error) {
 	b, err := nodeValue(base)
 	if err != nil {
 		return nil, yamlError("base", err)
@@ -725,7 +816,8 @@ func referenceMerge(base, overlay *yaml.Node) (any, error) {
 	if err != nil {
 		return nil, yamlError("overlay", err)
 	}
-	return jsonpatch.MergeValues(b, o), nil
+	want, err := jsonpatch.MergeValuesKeyed(b, o, keyed.fn())
+	return want, keyError(err)
 }
 
 // yamlMeans tells whether text parses, as Check parses (one document,

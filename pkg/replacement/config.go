@@ -221,8 +221,34 @@ func compile(cfg *Config, req *fnrun.Request) ([]rule, error) {
 	return rules, nil
 }
 
+// compileOne compiles one replacement: which value it takes (a source,
+// named sources with a template, or a sourceValue) and where it writes it.
 func compileOne(entry string, r Replacement) (rule, error) {
 	out := rule{entry: entry, sourceValue: r.SourceValue}
+	if err := checkShape(entry, r); err != nil {
+		return out, err
+	}
+	var err error
+	if out.sources, err = compileSources(entry, r); err != nil {
+		return out, err
+	}
+	if r.Template != nil {
+		if out.template, err = compileTemplate(entry, *r.Template, out.sources, r.Source != nil); err != nil {
+			return out, err
+		}
+	}
+	for j, t := range r.Targets {
+		tr, err := compileTarget(fmt.Sprintf("%s.targets[%d]", entry, j), t)
+		if err != nil {
+			return out, err
+		}
+		out.targets = append(out.targets, tr)
+	}
+	return out, nil
+}
+
+// checkShape refuses a replacement whose fields do not go together.
+func checkShape(entry string, r Replacement) error {
 	given := 0
 	for _, set := range []bool{r.Source != nil, r.SourceValue != nil, r.Sources != nil} {
 		if set {
@@ -231,87 +257,89 @@ func compileOne(entry string, r Replacement) (rule, error) {
 	}
 	switch {
 	case given > 1:
-		return out, fmt.Errorf("%s: give one of source, sources (with a template) and sourceValue, not several", entry)
+		return fmt.Errorf("%s: give one of source, sources (with a template) and sourceValue, not several", entry)
 	case given == 0:
-		return out, fmt.Errorf("%s: a replacement needs a source (or sources and a template, or a sourceValue)", entry)
+		return fmt.Errorf("%s: a replacement needs a source (or sources and a template, or a sourceValue)", entry)
 	case len(r.Targets) == 0:
-		return out, fmt.Errorf("%s: a replacement needs at least one target", entry)
+		return fmt.Errorf("%s: a replacement needs at least one target", entry)
 	case r.Sources != nil && r.Template == nil:
-		return out, fmt.Errorf("%s: sources need a template that says how their values combine (template: \"${%s}\")", entry, strings.Join(sortedNames(r.Sources), "}${"))
+		return fmt.Errorf("%s: sources need a template that says how their values combine (template: \"${%s}\")", entry, strings.Join(sortedNames(r.Sources), "}${"))
 	case r.SourceValue != nil && r.Template != nil:
-		return out, fmt.Errorf("%s.template: a template combines sources; with a sourceValue, write the value whole", entry)
+		return fmt.Errorf("%s.template: a template combines sources; with a sourceValue, write the value whole", entry)
 	}
+	return nil
+}
+
+// compileSources compiles the one source (named "value") or the named
+// sources, in the order of their names.
+func compileSources(entry string, r Replacement) ([]sourceRule, error) {
 	if r.Source != nil {
 		sr, err := compileSource(entry+".source", "value", r.Source)
 		if err != nil {
-			return out, err
+			return nil, err
 		}
-		out.sources = []sourceRule{sr}
+		return []sourceRule{sr}, nil
 	}
+	var out []sourceRule
 	for _, name := range sortedNames(r.Sources) {
 		where := entry + ".sources." + name
 		if err := checkSourceName(name); err != nil {
-			return out, fmt.Errorf("%s: %v", where, err)
+			return nil, fmt.Errorf("%s: %v", where, err)
 		}
 		if r.Sources[name] == nil {
-			return out, fmt.Errorf("%s: empty; a source names a resource and a fieldPath", where)
+			return nil, fmt.Errorf("%s: empty; a source names a resource and a fieldPath", where)
 		}
 		sr, err := compileSource(where, name, r.Sources[name])
 		if err != nil {
-			return out, err
+			return nil, err
 		}
-		out.sources = append(out.sources, sr)
-	}
-	if r.Template != nil {
-		t, err := compileTemplate(entry, *r.Template, out.sources, r.Source != nil)
-		if err != nil {
-			return out, err
-		}
-		out.template = t
-	}
-	for j, t := range r.Targets {
-		te := fmt.Sprintf("%s.targets[%d]", entry, j)
-		if t.Select == nil {
-			return out, fmt.Errorf("%s: a target needs select", te)
-		}
-		tr := targetRule{entry: te, selector: *t.Select}
-		if t.Options != nil {
-			tr.options = *t.Options
-		}
-		if err := checkOptions(te+".options", t.Options); err != nil {
-			return out, err
-		}
-		// kustomize ignores a reject selector with no field set; compiled
-		// as is, it would reject everything.
-		var reject []selector.Selector
-		for _, rj := range t.Reject {
-			if !rj.IsEmpty() {
-				reject = append(reject, rj)
-			}
-		}
-		set, err := selector.CompileSet(selector.Set{Target: t.Select, Reject: reject})
-		if err != nil {
-			return out, fmt.Errorf("%s: %v", te, strings.TrimPrefix(err.Error(), "target."))
-		}
-		tr.set = set
-		paths := t.FieldPaths
-		if len(paths) == 0 {
-			paths = []string{DefaultFieldPath}
-		}
-		for k, text := range paths {
-			p, err := fieldpath.Parse(text)
-			if err != nil {
-				return out, fmt.Errorf("%s.fieldPaths[%d]: %v", te, k, err)
-			}
-			tr.paths = append(tr.paths, fieldPath{text: text, path: p})
-			switch p[0].Key {
-			case "metadata", "apiVersion", "kind":
-				tr.touchesIdentity = true
-			}
-		}
-		out.targets = append(out.targets, tr)
+		out = append(out, sr)
 	}
 	return out, nil
+}
+
+// compileTarget compiles one target: its selector (less empty rejects,
+// which kustomize ignores), options and field paths.
+func compileTarget(te string, t Target) (targetRule, error) {
+	if t.Select == nil {
+		return targetRule{}, fmt.Errorf("%s: a target needs select", te)
+	}
+	tr := targetRule{entry: te, selector: *t.Select}
+	if t.Options != nil {
+		tr.options = *t.Options
+	}
+	if err := checkOptions(te+".options", t.Options); err != nil {
+		return tr, err
+	}
+	// kustomize ignores a reject selector with no field set; compiled as
+	// is, it would reject everything.
+	var reject []selector.Selector
+	for _, rj := range t.Reject {
+		if !rj.IsEmpty() {
+			reject = append(reject, rj)
+		}
+	}
+	set, err := selector.CompileSet(selector.Set{Target: t.Select, Reject: reject})
+	if err != nil {
+		return tr, fmt.Errorf("%s: %v", te, strings.TrimPrefix(err.Error(), "target."))
+	}
+	tr.set = set
+	paths := t.FieldPaths
+	if len(paths) == 0 {
+		paths = []string{DefaultFieldPath}
+	}
+	for k, text := range paths {
+		p, err := fieldpath.Parse(text)
+		if err != nil {
+			return tr, fmt.Errorf("%s.fieldPaths[%d]: %v", te, k, err)
+		}
+		tr.paths = append(tr.paths, fieldPath{text: text, path: p})
+		switch p[0].Key {
+		case "metadata", "apiVersion", "kind":
+			tr.touchesIdentity = true
+		}
+	}
+	return tr, nil
 }
 
 // compileSource checks one source: its field path (one value, no

@@ -73,66 +73,80 @@ func listItems(doc *yaml.RNode) *yaml.Node {
 // stand alone. A List is written where its first remaining item is, and one
 // left with no item keeps its place after what preceded it.
 func (l *Lists) Collapse(out []*yaml.RNode) []*yaml.RNode {
-	index := make(map[*yaml.Node]int, len(l.items))
-	for i, it := range l.items {
-		index[it.YNode()] = i
-	}
-	origin := make([]int, len(out)) // the input position of each output item, or -1
-	for j, it := range out {
-		origin[j] = -1
-		if i, ok := index[it.YNode()]; ok {
-			origin[j] = i
-		}
-	}
-	members := map[int][]*yaml.Node{} // List document → its items, in output order
-	for j, it := range out {
-		if o := origin[j]; o >= 0 && l.list[o] >= 0 {
-			members[l.list[o]] = append(members[l.list[o]], it.YNode())
-		}
-	}
-	var result []*yaml.RNode
-	written := map[int]bool{}
-	var emptied []int // Lists the function took every item out of
-	for d := range l.docs {
-		if listItems(l.docs[d]) != nil && len(members[d]) == 0 {
-			emptied = append(emptied, d)
-		}
-	}
-	// an emptied List is written (with "items: []") once what preceded it is
-	writeEmptied := func(before int) {
-		for _, d := range emptied {
-			if !written[d] && firstItem(l.list, d) < before {
-				l.docs[d].Field("items").Value.YNode().Content = nil
-				result = append(result, l.docs[d])
-				written[d] = true
-			}
-		}
-	}
+	c := collapse{Lists: l, written: map[int]bool{}}
+	c.origins(out)
 	lastInput := -1 // new items after this one come after everything read
 	for j := range out {
-		if origin[j] >= 0 {
+		if c.origin[j] >= 0 {
 			lastInput = j
 		}
 	}
 	for j, it := range out {
 		d := -1
-		if o := origin[j]; o >= 0 {
+		if o := c.origin[j]; o >= 0 {
 			d = l.list[o]
-			writeEmptied(o)
+			c.writeEmptied(o)
 		} else if j > lastInput {
-			writeEmptied(len(l.items) + 1)
+			c.writeEmptied(len(l.items) + 1)
 		}
 		switch {
 		case d < 0:
-			result = append(result, it)
-		case !written[d]:
-			l.docs[d].Field("items").Value.YNode().Content = members[d]
-			result = append(result, l.docs[d])
-			written[d] = true
+			c.result = append(c.result, it)
+		case !c.written[d]:
+			l.docs[d].Field("items").Value.YNode().Content = c.members[d]
+			c.result = append(c.result, l.docs[d])
+			c.written[d] = true
 		}
 	}
-	writeEmptied(len(l.items) + 1)
-	return result
+	c.writeEmptied(len(l.items) + 1)
+	return c.result
+}
+
+// collapse is one Collapse in progress.
+type collapse struct {
+	*Lists
+	origin  []int                // the input position of each output item, or -1
+	members map[int][]*yaml.Node // List document → its items, in output order
+	emptied []int                // Lists the function took every item out of
+	written map[int]bool         // List documents written
+	result  []*yaml.RNode
+}
+
+// origins finds where each output item came from, which List each List
+// keeps, and which Lists were emptied.
+func (c *collapse) origins(out []*yaml.RNode) {
+	index := make(map[*yaml.Node]int, len(c.items))
+	for i, it := range c.items {
+		index[it.YNode()] = i
+	}
+	c.origin = make([]int, len(out))
+	c.members = map[int][]*yaml.Node{}
+	for j, it := range out {
+		c.origin[j] = -1
+		if i, ok := index[it.YNode()]; ok {
+			c.origin[j] = i
+			if d := c.list[i]; d >= 0 {
+				c.members[d] = append(c.members[d], it.YNode())
+			}
+		}
+	}
+	for d := range c.docs {
+		if listItems(c.docs[d]) != nil && len(c.members[d]) == 0 {
+			c.emptied = append(c.emptied, d)
+		}
+	}
+}
+
+// writeEmptied writes each emptied List (with "items: []") whose first
+// item came before input position before.
+func (c *collapse) writeEmptied(before int) {
+	for _, d := range c.emptied {
+		if !c.written[d] && firstItem(c.list, d) < before {
+			c.docs[d].Field("items").Value.YNode().Content = nil
+			c.result = append(c.result, c.docs[d])
+			c.written[d] = true
+		}
+	}
 }
 
 // firstItem is the position of the first item of List document d.

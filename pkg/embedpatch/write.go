@@ -1,0 +1,210 @@
+package embedpatch
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamljson"
+	"github.com/patchwork-krm/patchwork/pkg/embedded"
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+)
+
+// write turns the document's new value, want, into edits of text, whose
+// value is old: one batch for the values changed, keys added and keys
+// removed, then the elements appended to lists, one by one (package
+// embedded creates one element past the end of a list at a time). The
+// result must read back as want.
+func write(text string, old, want *yaml.Node, eo embedded.Options) (string, error) {
+	var d differ
+	if err := d.diff(nil, old, want); err != nil {
+		return "", err
+	}
+	if len(d.changes) == 0 && len(d.appends) == 0 {
+		return text, nil
+	}
+	eo.GivenType, eo.GivenStyle = true, true
+	out, err := embedded.Edit(text, eo, d.changes...)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range d.appends {
+		if out, err = embedded.Edit(out, eo, c); err != nil {
+			return "", err
+		}
+	}
+	if err := check(out, want, eo); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// differ collects the edits that make a document's value another.
+type differ struct {
+	changes []embedded.Change
+	appends []embedded.Change
+}
+
+// diff compares a (the document, as written) with b (as wanted) at path.
+func (d *differ) diff(path fieldpath.Path, a, b *yaml.Node) error {
+	alias := a.Kind == yaml.AliasNode
+	a, b = resolve(a), resolve(b)
+	if same(a, b) {
+		return nil
+	}
+	switch {
+	case alias:
+		// The value an alias stands for is written in its place, so
+		// the anchor (and its other aliases) stay as they are.
+	case a.Kind == yaml.MappingNode && b.Kind == yaml.MappingNode:
+		return d.diffMap(path, a, b)
+	case a.Kind == yaml.SequenceNode && b.Kind == yaml.SequenceNode && len(b.Content) >= len(a.Content):
+		for i := range a.Content {
+			if err := d.diff(appendIndex(path, i), a.Content[i], b.Content[i]); err != nil {
+				return err
+			}
+		}
+		for i := len(a.Content); i < len(b.Content); i++ {
+			d.appends = append(d.appends, set(appendIndex(path, i), b.Content[i], true))
+		}
+		return nil
+	}
+	if len(path) == 0 {
+		return &Error{Msg: "the patch replaces the whole document with another kind of value; patch the field holding the string instead"}
+	}
+	d.changes = append(d.changes, set(path, b, false))
+	return nil
+}
+
+// diffMap compares two maps: changed values first, then new keys (after
+// the existing ones, as the patch ordered them), removed keys last — the
+// order package valuemerge writes a merge in.
+func (d *differ) diffMap(path fieldpath.Path, a, b *yaml.Node) error {
+	var added, removed []embedded.Change
+	for i := 0; i+1 < len(b.Content); i += 2 {
+		k := resolve(b.Content[i])
+		sub := appendKey(path, k.Value)
+		if av := lookup(a, k.Value); av != nil {
+			if err := d.diff(sub, av, b.Content[i+1]); err != nil {
+				return err
+			}
+			continue
+		}
+		added = append(added, set(sub, resolve(b.Content[i+1]), true))
+	}
+	for i := 0; i+1 < len(a.Content); i += 2 {
+		k := resolve(a.Content[i]).Value
+		if lookup(b, k) == nil {
+			removed = append(removed, embedded.Change{Path: appendKey(path, k), Delete: true})
+		}
+	}
+	d.changes = append(d.changes, added...)
+	d.changes = append(d.changes, removed...)
+	return nil
+}
+
+// set is the change writing v at path.
+func set(path fieldpath.Path, v *yaml.Node, create bool) embedded.Change {
+	return embedded.Change{Path: path, Create: create, Set: func(*yaml.Node) (*yaml.Node, error) { return v, nil }}
+}
+
+func appendKey(path fieldpath.Path, key string) fieldpath.Path {
+	out := make(fieldpath.Path, 0, len(path)+1)
+	return append(append(out, path...), fieldpath.Segment{Kind: fieldpath.Field, Key: key})
+}
+
+func appendIndex(path fieldpath.Path, i int) fieldpath.Path {
+	out := make(fieldpath.Path, 0, len(path)+1)
+	return append(append(out, path...), fieldpath.Segment{Kind: fieldpath.Index, Index: i, Key: strconv.Itoa(i)})
+}
+
+const maxAliasChain = 32
+
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < maxAliasChain; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// lookup is the value of key k in map m, nil when absent.
+func lookup(m *yaml.Node, k string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if resolve(m.Content[i]).Value == k {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// same reports whether two values are the same data: scalars by type and
+// text, maps by their entries whatever the order, lists element by
+// element.
+func same(a, b *yaml.Node) bool {
+	a, b = resolve(a), resolve(b)
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case yaml.ScalarNode:
+		return a.ShortTag() == b.ShortTag() && a.Value == b.Value
+	case yaml.SequenceNode:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := range a.Content {
+			if !same(a.Content[i], b.Content[i]) {
+				return false
+			}
+		}
+		return true
+	case yaml.MappingNode:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := 0; i+1 < len(a.Content); i += 2 {
+			bv := lookup(b, resolve(a.Content[i]).Value)
+			if bv == nil || !same(a.Content[i+1], bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// check reads the result back and compares it with the value wanted, as
+// JSON data: an edit that wrote something else is a bug here, reported
+// rather than written (without the values: they may be secret).
+func check(out string, want *yaml.Node, eo embedded.Options) error {
+	eo.GivenType, eo.GivenStyle = false, false
+	got, err := embedded.Get(out, nil, eo)
+	if err != nil {
+		return fmt.Errorf("internal error patching the string (please report): the result does not parse: %v", err)
+	}
+	a, err1 := decode(got[0])
+	b, err2 := decode(want)
+	if err1 != nil || err2 != nil || !reflect.DeepEqual(a, b) {
+		return fmt.Errorf("internal error patching the string (please report): the result does not mean what the patch means")
+	}
+	return nil
+}
+
+func decode(n *yaml.Node) (any, error) {
+	b, err := yamljson.Encode(n)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	err = dec.Decode(&v)
+	return v, err
+}

@@ -60,7 +60,7 @@ func ParseType(s string) (Type, error) {
 // Patch is a parsed patch, ready to apply to any number of documents.
 type Patch struct {
 	typ  Type
-	node *yaml.RNode   // merge and strategic
+	node *yaml.RNode    // merge and strategic
 	ops  *jsonpatch.Ops // json6902
 	// merge: the patch as the overlay of a JSON merge (json) and of a
 	// YAML one (yaml, the text as written).

@@ -39,7 +39,7 @@ func (m *merger) mergeKeyed(d, p *yaml.Node, t *schema.Type, keys []string) erro
 		}
 		if dir == directiveDelete {
 			if m.fill {
-				return m.errorf("mode: default fills what is missing and removes nothing: $patch: delete cannot be part of a default")
+				return m.refuseInDefault("$patch: delete")
 			}
 			m.pop()
 			m.deleteMatching(d, keys, vals, t)

@@ -263,7 +263,7 @@ func (m *Meta) Schema(items []*yaml.RNode) (*schema.Schema, error) {
 		}
 		if len(skipped) > 0 {
 			m.req.Results = append(m.req.Results, &framework.Result{Severity: framework.Info,
-				Message: fmt.Sprintf("%s: %s known already (built-in, or defined by a CRD) keep their rules: %s", d.where,
+				Message: fmt.Sprintf("%s: left out %s known already (built-in, or defined by a CRD), whose rules stay: %s", d.where,
 					fnrun.Plural(len(skipped), "kind"), listSome(skipped))})
 		}
 		s = next

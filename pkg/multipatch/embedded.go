@@ -136,8 +136,12 @@ func (a *applier) intoResource(c *compiled, i int) {
 			continue
 		case err != nil:
 			msg := err.Error()
-			if secret && len(p.path) > 0 && p.path[0].Key == "data" {
+			var ee *embedded.Error
+			switch {
+			case secret && len(p.path) > 0 && p.path[0].Key == "data":
 				msg += " (a Secret's data is base64-encoded; patch stringData instead)"
+			case errors.As(err, &ee) && ee.NamedJSON:
+				msg += " (the key's name ends in .json, so the value must be JSON; if it is YAML, set format: yaml)"
 			}
 			a.stringMissing(c, res, where, msg)
 			continue

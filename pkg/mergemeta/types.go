@@ -14,9 +14,10 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 )
 
-// typeKey identifies a root type: the kind, and the declarations that
-// select the resource (resources of one kind mostly share them).
-type typeKey struct{ apiVersion, kind, decls string }
+// typeKey identifies a type: the kind and the place in it, and the
+// declarations that select the resource (resources of one kind mostly
+// share them).
+type typeKey struct{ apiVersion, kind, at, decls string }
 
 type typed struct {
 	t   *schema.Type
@@ -47,12 +48,22 @@ func (m *Meta) HasDeclarations() bool { return m != nil && len(m.decls) > 0 }
 // is a *DeclError.
 func (m *Meta) TypeFor(ix *selector.Index, i int) (*schema.Type, string, error) {
 	res := ix.Item(i)
+	return m.TypeAs(ix, i, res.GetApiVersion(), res.GetKind(), nil, "")
+}
+
+// TypeAs is TypeFor for what lies at path at in a resource of the given
+// kind, which messages call what ("a PodSpec"), with declarations whose
+// paths start there: podspec-patch merges a workload's PodSpec as the spec
+// of a v1 Pod, and its declarations are relative to the PodSpec.
+func (m *Meta) TypeAs(ix *selector.Index, i int, apiVersion, kind string, at fieldpath.Path, what string) (*schema.Type, string, error) {
 	s, err := m.Schema(ix.Items())
 	if err != nil {
 		return nil, "", err
 	}
-	apiVersion, kind := res.GetApiVersion(), res.GetKind()
-	root := s.Lookup(apiVersion, kind)
+	base := s.Lookup(apiVersion, kind)
+	for _, seg := range at {
+		base = base.Field(seg.Key)
+	}
 	var applied []int
 	for k, d := range m.decls {
 		if d.sel.Matches(ix.Resource(i)) {
@@ -60,9 +71,9 @@ func (m *Meta) TypeFor(ix *selector.Index, i int) (*schema.Type, string, error) 
 		}
 	}
 	if len(applied) == 0 {
-		return root, "", nil
+		return base, "", nil
 	}
-	key := typeKey{apiVersion, kind, joinInts(applied)}
+	key := typeKey{apiVersion, kind, at.String(), joinInts(applied)}
 	if t, ok := m.types[key]; ok {
 		if t.err != nil {
 			e := *t.err
@@ -71,7 +82,7 @@ func (m *Meta) TypeFor(ix *selector.Index, i int) (*schema.Type, string, error) 
 		}
 		return t.t, key.decls, nil
 	}
-	t, derr := m.graft(s, apiVersion, kind, root, applied)
+	t, derr := m.graft(s, apiVersion, kind, at, what, base, applied)
 	m.types[key] = typed{t, derr}
 	if derr != nil {
 		return nil, key.decls, derr
@@ -79,23 +90,31 @@ func (m *Meta) TypeFor(ix *selector.Index, i int) (*schema.Type, string, error) 
 	return t, key.decls, nil
 }
 
-// graft applies the declarations to a kind's root type.
-func (m *Meta) graft(s *schema.Schema, apiVersion, kind string, root *schema.Type, applied []int) (*schema.Type, *DeclError) {
-	t := root
+// graft applies the declarations to the type at path at of a kind.
+func (m *Meta) graft(s *schema.Schema, apiVersion, kind string, at fieldpath.Path, what string, base *schema.Type, applied []int) (*schema.Type, *DeclError) {
+	owner := apiVersion + " " + kind + " is a built-in kind"
+	if what != "" {
+		owner = what + " is a built-in type"
+	}
+	t := base
 	for _, k := range applied {
 		d := m.decls[k]
-		if at, how, ok := s.Describes(apiVersion, kind, d.path); ok {
-			return nil, &DeclError{Entry: d.name, Field: at, First: true, Msg: fmt.Sprintf(
-				"%s %s is a built-in kind, whose schema gives this field its merge rules (%s); a declared mergeKey may not change them, as a CRD may not",
-				apiVersion, kind, how)}
+		full := append(append(fieldpath.Path{}, at...), d.path...)
+		if _, how, ok := s.Describes(apiVersion, kind, full); ok {
+			msg := fmt.Sprintf("%s, whose schema gives this field its merge rules (%s); a declared mergeKey may not change them, as a CRD may not",
+				owner, how)
+			if strings.HasPrefix(how, "atomic") {
+				msg += " (to add an element to such a list, a JSON patch's add with a path ending in /- appends it)"
+			}
+			return nil, &DeclError{Entry: d.name, Field: d.path.String(), First: true, Msg: msg}
 		}
 		next, err := t.WithListKeys(d.path, d.keys)
 		if err != nil {
-			at, msg := d.path.String(), err.Error()
+			where, msg := d.path.String(), err.Error()
 			if de, ok := err.(*schema.DeclareError); ok && de.At != "" {
-				at, msg = de.At, de.Msg
+				where, msg = de.At, de.Msg
 			}
-			return nil, &DeclError{Entry: d.name, Field: at, First: true, Msg: fmt.Sprintf("%s %s: %s", apiVersion, kind, msg)}
+			return nil, &DeclError{Entry: d.name, Field: where, First: true, Msg: msg}
 		}
 		t = next
 	}

@@ -189,14 +189,14 @@ func (m *Meta) take(where string, d *yaml.Node) (int, error) {
 		}
 		return n, nil
 	}
-	what := "a document of another kind"
+	what := "a document of another kind, not a CustomResourceDefinition or an OpenAPI document"
 	switch {
 	case apiVersion == "apiextensions.k8s.io/v1beta1":
-		what = "an apiextensions.k8s.io/v1beta1 CRD, which Kubernetes no longer serves: convert it to apiextensions.k8s.io/v1"
+		what = "an apiextensions.k8s.io/v1beta1 CustomResourceDefinition, which Kubernetes no longer serves and this function does not read: convert it to apiextensions.k8s.io/v1"
 	case kind != "":
-		what = fmt.Sprintf("a %s %s", apiVersion, kind)
+		what = fmt.Sprintf("a %s %s, not a CustomResourceDefinition or an OpenAPI document", apiVersion, kind)
 	}
-	m.req.Results = append(m.req.Results, fnrun.Warningf("", nil, "", "%s: %s, not a CustomResourceDefinition or an OpenAPI document; skipped", where, what))
+	m.req.Results = append(m.req.Results, fnrun.Warningf("", nil, "", "%s: %s; skipped", where, what))
 	return 0, nil
 }
 

@@ -170,7 +170,7 @@ func (p *Patch) Apply(text string, o Options) (string, error) {
 	if err := p.applyNodes(want, o); err != nil {
 		return "", err
 	}
-	return write(text, roots[0], want, eo)
+	return write(text, roots[0], want, eo, format)
 }
 
 // detect is the format of text as package embedded reads it.

@@ -199,6 +199,8 @@ func TestApplyErrors(t *testing.T) {
 			err: `op[0] replace /servr/port: the document has no key "servr"`},
 		{name: "declared key missing", typ: Strategic, text: prometheusYAML, patch: "scrape_configs: [{scrape_interval: 1s}]",
 			err: `scrape_configs: element 0 lacks "job_name"`},
+		{name: "a key read alike, spelled otherwise", typ: JSON6902, text: "000: a\n", patch: "[{op: add, path: /0, value: b}]",
+			err: `the top of the document: the patch adds the key "0", which YAML readers take for the key "000" the document has`},
 		{name: "format yaml forced on JSON-looking text", typ: Merge, text: `{"a": 1}`, format: embedded.YAML, patch: "b: 2", err: ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
@@ -19,8 +20,8 @@ import (
 // removed, then the elements appended to lists, one by one (package
 // embedded creates one element past the end of a list at a time). The
 // result must read back as want.
-func write(text string, old, want *yaml.Node, eo embedded.Options) (string, error) {
-	var d differ
+func write(text string, old, want *yaml.Node, eo embedded.Options, format embedded.Format) (string, error) {
+	d := differ{yaml: format == embedded.YAML}
 	if err := d.diff(nil, old, want); err != nil {
 		return "", err
 	}
@@ -47,6 +48,9 @@ func write(text string, old, want *yaml.Node, eo embedded.Options) (string, erro
 type differ struct {
 	changes []embedded.Change
 	appends []embedded.Change
+	// yaml: the document is YAML, whose readers take keys spelled
+	// differently (0 and 000, true and True) for one key.
+	yaml bool
 }
 
 // diff compares a (the document, as written) with b (as wanted) at path.
@@ -85,6 +89,7 @@ func (d *differ) diff(path fieldpath.Path, a, b *yaml.Node) error {
 // order package valuemerge writes a merge in.
 func (d *differ) diffMap(path fieldpath.Path, a, b *yaml.Node) error {
 	var added, removed []embedded.Change
+	keys := a.Content
 	for i := 0; i+1 < len(b.Content); i += 2 {
 		k := resolve(b.Content[i])
 		sub := appendKey(path, k.Value)
@@ -95,6 +100,19 @@ func (d *differ) diffMap(path fieldpath.Path, a, b *yaml.Node) error {
 			continue
 		}
 		added = append(added, set(sub, resolve(b.Content[i+1]), true))
+		keys = append(keys[:len(keys):len(keys)], k, b.Content[i+1])
+	}
+	if d.yaml && len(added) > 0 {
+		var err error
+		scalar.ResolvedDuplicates(keys, func(i, j int) {
+			if err == nil {
+				err = &Error{Msg: fmt.Sprintf("%s: the patch adds the key %q, which YAML readers take for the key %q the document has (write it as the document does)",
+					where(path), resolve(keys[j]).Value, resolve(keys[i]).Value)}
+			}
+		})
+		if err != nil {
+			return err
+		}
 	}
 	for i := 0; i+1 < len(a.Content); i += 2 {
 		k := resolve(a.Content[i]).Value
@@ -105,6 +123,14 @@ func (d *differ) diffMap(path fieldpath.Path, a, b *yaml.Node) error {
 	d.changes = append(d.changes, added...)
 	d.changes = append(d.changes, removed...)
 	return nil
+}
+
+// where names a place of the document in messages.
+func where(path fieldpath.Path) string {
+	if len(path) == 0 {
+		return "the top of the document"
+	}
+	return path.String()
 }
 
 // set is the change writing v at path.

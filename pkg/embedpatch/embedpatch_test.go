@@ -201,6 +201,8 @@ func TestApplyErrors(t *testing.T) {
 			err: `scrape_configs: element 0 lacks "job_name"`},
 		{name: "a key read alike, spelled otherwise", typ: JSON6902, text: "000: a\n", patch: "[{op: add, path: /0, value: b}]",
 			err: `the top of the document: the patch adds the key "0", which YAML readers take for the key "000" the document has`},
+		{name: "a key that is not its text", typ: Strategic, text: "a: 1\n", patch: "0x1F: x",
+			err: `the top of the document: the patch adds the key "0x1F", which YAML readers take for "31"; quote it in the patch`},
 		{name: "format yaml forced on JSON-looking text", typ: Merge, text: `{"a": 1}`, format: embedded.YAML, patch: "b: 2", err: ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -99,6 +100,12 @@ func (d *differ) diffMap(path fieldpath.Path, a, b *yaml.Node) error {
 			}
 			continue
 		}
+		if text := keyText(k); text != k.Value {
+			// Written as the string readers make of it, the key would no
+			// longer match the patch's own on the next run.
+			return &Error{Msg: fmt.Sprintf("%s: the patch adds the key %q, which YAML readers take for %q; quote it in the patch as the document should have it",
+				where(path), k.Value, text)}
+		}
 		added = append(added, set(sub, resolve(b.Content[i+1]), true))
 		keys = append(keys[:len(keys):len(keys)], k, b.Content[i+1])
 	}
@@ -123,6 +130,20 @@ func (d *differ) diffMap(path fieldpath.Path, a, b *yaml.Node) error {
 	d.changes = append(d.changes, added...)
 	d.changes = append(d.changes, removed...)
 	return nil
+}
+
+// keyText is the string Kubernetes tools make of a key: its text, or for a
+// key that reads as a number, a boolean or null, the JSON of that value
+// (0x1F is "31", ~ is "null"). Package embedded writes a new key as the
+// string it is given, so a key whose text differs is refused (diffMap).
+func keyText(k *yaml.Node) string {
+	if scalar.StringForAll(k) {
+		return k.Value
+	}
+	if forms := scalar.KeyForms(k); len(forms) > 1 {
+		return strings.TrimPrefix(forms[1], "v3\x00")
+	}
+	return k.Value
 }
 
 // where names a place of the document in messages.
@@ -267,7 +288,38 @@ func check(out string, want *yaml.Node, eo embedded.Options) error {
 	return nil
 }
 
+// decode is what a value means to the tools that turn YAML into JSON, as
+// Kubernetes tools do: map keys as yaml.v3 resolves them (~ is "null",
+// 0x1F is "31"), scalars as their JSON values.
 func decode(n *yaml.Node) (any, error) {
+	n = resolve(n)
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return decode(n.Content[0])
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			v, err := decode(n.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			m[keyText(resolve(n.Content[i]))] = v
+		}
+		return m, nil
+	case yaml.SequenceNode:
+		l := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			v, err := decode(c)
+			if err != nil {
+				return nil, err
+			}
+			l[i] = v
+		}
+		return l, nil
+	}
 	b, err := yamljson.Encode(n)
 	if err != nil {
 		return nil, err

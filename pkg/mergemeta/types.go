@@ -38,8 +38,9 @@ type DeclError struct {
 
 func (e *DeclError) Error() string { return e.Msg }
 
-// HasDeclarations reports whether the config declares merge keys.
-func (m *Meta) HasDeclarations() bool { return m != nil && len(m.decls) > 0 }
+// Adds reports whether the config adds anything to the built-in types and
+// the CRDs among the resources: schema files or declared keys.
+func (m *Meta) Adds() bool { return len(m.crds)+len(m.openapi)+len(m.decls) > 0 }
 
 // TypeFor returns the root type of item i of ix (nil when nothing is known
 // of its kind) with the lists the declarations that select it declare, and

@@ -28,6 +28,10 @@ var podSpecAt = fieldpath.MustParse("spec")
 // of returns the type of item i's PodSpec; false when a declaration
 // cannot apply, which is reported (once per declaration and kind) in errs.
 func (p podSpecTypes) of(i int, errs *framework.Results) (*schema.Type, bool) {
+	if !p.meta.Adds() {
+		// The PodSpec's own rules: CRDs among the resources have no say.
+		return schema.Builtin().Named(podSpecType), true
+	}
 	t, _, err := p.meta.TypeAs(p.ix, i, "v1", "Pod", podSpecAt, "a PodSpec")
 	if err != nil {
 		var de *mergemeta.DeclError

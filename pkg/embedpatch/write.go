@@ -74,6 +74,9 @@ func (d *differ) diff(path fieldpath.Path, a, b *yaml.Node) error {
 			}
 		}
 		for i := len(a.Content); i < len(b.Content); i++ {
+			if err := newKeys(appendIndex(path, i), b.Content[i]); err != nil {
+				return err
+			}
 			d.appends = append(d.appends, set(appendIndex(path, i), b.Content[i], true))
 		}
 		return nil
@@ -81,7 +84,45 @@ func (d *differ) diff(path fieldpath.Path, a, b *yaml.Node) error {
 	if len(path) == 0 {
 		return &Error{Msg: "the patch replaces the whole document with another kind of value; patch the field holding the string instead"}
 	}
+	if err := newKeys(path, b); err != nil {
+		return err
+	}
 	d.changes = append(d.changes, set(path, b, false))
+	return nil
+}
+
+// newKey refuses a key the patch writes that readers take for other text
+// (keyText): written as that text, it would no longer match the patch's
+// own key on the next run; written as it is, it would mean something else.
+func newKey(path fieldpath.Path, k *yaml.Node) error {
+	if text := keyText(k); text != k.Value {
+		return &Error{Msg: fmt.Sprintf("%s: the patch adds the key %q, which YAML readers take for %q; quote it in the patch as the document should have it",
+			where(path), k.Value, text)}
+	}
+	return nil
+}
+
+// newKeys is newKey for every key of a value the patch writes.
+func newKeys(path fieldpath.Path, v *yaml.Node) error {
+	v = resolve(v)
+	switch v.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			k := resolve(v.Content[i])
+			if err := newKey(path, k); err != nil {
+				return err
+			}
+			if err := newKeys(appendKey(path, k.Value), v.Content[i+1]); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for i, e := range v.Content {
+			if err := newKeys(appendIndex(path, i), e); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -100,11 +141,11 @@ func (d *differ) diffMap(path fieldpath.Path, a, b *yaml.Node) error {
 			}
 			continue
 		}
-		if text := keyText(k); text != k.Value {
-			// Written as the string readers make of it, the key would no
-			// longer match the patch's own on the next run.
-			return &Error{Msg: fmt.Sprintf("%s: the patch adds the key %q, which YAML readers take for %q; quote it in the patch as the document should have it",
-				where(path), k.Value, text)}
+		if err := newKey(path, k); err != nil {
+			return err
+		}
+		if err := newKeys(sub, b.Content[i+1]); err != nil {
+			return err
 		}
 		added = append(added, set(sub, resolve(b.Content[i+1]), true))
 		keys = append(keys[:len(keys):len(keys)], k, b.Content[i+1])

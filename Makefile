@@ -8,12 +8,13 @@ COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Stripped binaries that know their version (`<function> --version`).
 LDFLAGS := -s -w -X github.com/patchwork-krm/patchwork/pkg/fnrun.version=$(VERSION) -X github.com/patchwork-krm/patchwork/pkg/fnrun.commit=$(COMMIT)
 
-.PHONY: all build release tools test test-short unit e2e bench fuzz lint images demo generate clean
+.PHONY: all build helm-plugins release tools test test-short unit e2e bench fuzz lint images demo generate clean
 
-# Tools the tests need, pinned and project-local (build/tools.sh): kustomize
-# in bin/tools/, podman and runc through apt when root.
+# Tools the tests need, pinned and project-local (build/tools.sh): kustomize,
+# helm v3 and v4, cosign, cyclonedx-gomod and crane in bin/tools/, podman and
+# runc through apt when root.
 TOOLS := $(CURDIR)/bin/tools
-TEST_ENV := PATH=$(TOOLS):$$PATH KUSTOMIZE=$(TOOLS)/kustomize
+TEST_ENV := PATH=$(TOOLS):$$PATH KUSTOMIZE=$(TOOLS)/kustomize HELM3=$(TOOLS)/helm3 HELM4=$(TOOLS)/helm4
 
 all: build
 
@@ -22,6 +23,13 @@ build:
 	@mkdir -p $(BIN)
 	@for f in $(FUNCTIONS); do \
 	  if [ -d functions/$$f ]; then CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/$$f ./functions/$$f || exit 1; fi; \
+	done
+
+# Helm 4 post-renderer plugins from the binaries in bin/: one directory per
+# function in bin/helm-plugins/, for `helm plugin install bin/helm-plugins/<function>`.
+helm-plugins: build
+	@for f in $(FUNCTIONS); do \
+	  if [ -x $(BIN)/$$f ]; then ./build/helm-plugin.sh $(BIN)/helm-plugins $(VERSION) $$f $(BIN)/$$f || exit 1; fi; \
 	done
 
 tools:
@@ -39,6 +47,7 @@ test: build
 test-short: build
 	@./build/tools.sh kustomize
 	@./build/tools.sh actionlint
+	@./build/tools.sh helm
 	$(GO) vet ./...
 	$(TOOLS)/actionlint
 	$(TEST_ENV) $(GO) test -short -count=1 -timeout 30m ./...
@@ -77,10 +86,12 @@ generate:
 	$(GO) generate ./...
 
 # Release artifacts in dist/: static binaries for linux/amd64, linux/arm64 and
-# darwin/arm64, SHA256SUMS, and one multi-arch image (linux/amd64 + arm64) per
-# function tagged vX.Y.Z, vX.Y and vX. Offline: no base image is pulled.
+# darwin/arm64, a CycloneDX SBOM of each, the Helm 4 plugin archives,
+# SHA256SUMS, and one multi-arch image (linux/amd64 + arm64) per function
+# tagged VERSION (and vX.Y, vX unless a pre-release such as v0.3.0-rc.1).
+# build/release.sh checks VERSION. Offline: no base image is pulled.
 release:
-	@[[ "$(VERSION)" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$$ ]] || { echo "make release VERSION=vX.Y.Z (got $(VERSION))" >&2; exit 1; }
+	@./build/tools.sh release
 	./build/release.sh $(VERSION) $(FUNCTIONS)
 
 images: build

@@ -52,7 +52,8 @@ for fn in "$@"; do
   cp "$bin/$fn" "$ctx/$fn"
   image=$repo/$fn:$version
   old=$("$engine" image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
-  new=$("$engine" build --quiet --file "$root/build/Dockerfile.local" \
+  # --layers=false: no intermediate image is left behind (nothing prunes them).
+  new=$("$engine" build --quiet --layers=false --file "$root/build/Dockerfile.local" \
     --build-arg "FUNCTION=$fn" --build-arg "VERSION=$version" \
     --tag "$image" "$ctx")
   rm -f "$ctx/$fn"

@@ -1,13 +1,3 @@
-// Package mergekey handles YAML merge keys (`<<: *defaults`), which our
-// editors would otherwise take for an ordinary key named "<<".
-//
-// A map that inherits values through a merge key cannot be edited in place:
-// deleting an inherited value leaves it inherited, and editing the anchored
-// map changes every map that merges it. So an editor that meets merge keys
-// in a document it changes works on an expanded copy (Expand) and writes
-// that back: the document means what the patch says, for every reader, at
-// the cost of its anchors. A document the patch does not change keeps its
-// spelling; Untag makes the encoder write `<<` as it was read.
 package mergekey
 
 import (
@@ -95,6 +85,7 @@ func Expand(n *yaml.Node) (*yaml.Node, error) {
 
 type expander struct{ nodes int }
 
+// copy copies n, aliases and merge keys expanded, within the budget.
 func (e *expander) copy(n *yaml.Node, depth int) (*yaml.Node, error) {
 	if e.nodes++; e.nodes > MaxNodes {
 		return nil, fmt.Errorf("%w: more than %d", ErrTooLarge, MaxNodes)
@@ -111,62 +102,63 @@ func (e *expander) copy(n *yaml.Node, depth int) (*yaml.Node, error) {
 	c := *n
 	c.Anchor = ""
 	c.Content = nil
-	if n.Kind != yaml.MappingNode {
-		for _, x := range n.Content {
-			cx, err := e.copy(x, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			c.Content = append(c.Content, cx)
-		}
-		return &c, nil
+	if n.Kind == yaml.MappingNode {
+		return e.copyMapping(n, &c, depth)
 	}
-	// A mapping: own entries first, in order, then merged entries for keys
-	// not yet present, where the first merge key was.
-	var merged [][2]*yaml.Node
-	mergeAt := -1
+	for _, x := range n.Content {
+		cx, err := e.copy(x, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		c.Content = append(c.Content, cx)
+	}
+	return &c, nil
+}
+
+// copyMapping fills c, the copy of mapping n: its own entries first, in
+// order, then merged entries for keys not yet present, where the first
+// merge key was.
+func (e *expander) copyMapping(n, c *yaml.Node, depth int) (*yaml.Node, error) {
 	own := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if !Is(n.Content[i]) {
 			own[keyOf(n.Content[i])] = true
 		}
 	}
+	var merged []*yaml.Node // key, value, key, value...
+	mergeAt := -1
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if Is(k) {
-			if mergeAt < 0 {
-				mergeAt = len(c.Content)
-			}
-			entries, err := e.mergedEntries(v, depth+1)
+		if !Is(k) {
+			ck, err := e.copy(k, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			for _, kv := range entries {
-				if id := keyOf(kv[0]); !own[id] {
-					own[id] = true
-					merged = append(merged, kv)
-				}
+			cv, err := e.copy(v, depth+1)
+			if err != nil {
+				return nil, err
 			}
+			c.Content = append(c.Content, ck, cv)
 			continue
 		}
-		ck, err := e.copy(k, depth+1)
+		if mergeAt < 0 {
+			mergeAt = len(c.Content)
+		}
+		entries, err := e.mergedEntries(v, depth+1)
 		if err != nil {
 			return nil, err
 		}
-		cv, err := e.copy(v, depth+1)
-		if err != nil {
-			return nil, err
+		for _, kv := range entries {
+			if id := keyOf(kv[0]); !own[id] {
+				own[id] = true
+				merged = append(merged, kv[0], kv[1])
+			}
 		}
-		c.Content = append(c.Content, ck, cv)
 	}
 	if mergeAt >= 0 {
-		var flat []*yaml.Node
-		for _, kv := range merged {
-			flat = append(flat, kv[0], kv[1])
-		}
-		c.Content = append(c.Content[:mergeAt:mergeAt], append(flat, c.Content[mergeAt:]...)...)
+		c.Content = append(c.Content[:mergeAt:mergeAt], append(merged, c.Content[mergeAt:]...)...)
 	}
-	return &c, nil
+	return c, nil
 }
 
 // mergedEntries expands the value of a merge key into key/value pairs, the

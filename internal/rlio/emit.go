@@ -32,6 +32,7 @@ type itemEmitter struct {
 	whitespace bool // the last character written was white space
 	indention  bool // only indentation has been written on this line
 	indent     int
+	tags       scalar.Resolver
 }
 
 // emitItem appends n as an entry of a block sequence at column 0, ending
@@ -176,14 +177,14 @@ func (e *itemEmitter) node(n *yaml.Node, ctx context) bool {
 	return false
 }
 
-// plainCollection: a block collection with no anchor, no explicit tag and
+// plainCollection reports whether n is a block collection with no anchor, no explicit tag and
 // no comments of its own (those have rules of their own in the emitter).
 func plainCollection(n *yaml.Node, tag string) bool {
 	return n.Style == 0 && n.Anchor == "" && n.LineComment == "" && n.FootComment == "" &&
 		(ctxHeadOK(n)) && (n.Tag == "" || shortTag(n.Tag) == tag)
 }
 
-// ctxHeadOK: a collection's head comment is written by the entry holding
+// ctxHeadOK reports whether a collection's head comment is written by the entry holding
 // it; sequenceEntry checks it. As a mapping value it would be written
 // elsewhere, so mapping() and sequence() refuse it there.
 func ctxHeadOK(n *yaml.Node) bool { return plainComment(n.HeadComment) }
@@ -489,7 +490,7 @@ func analyzeScalar(v string) scalarAnalysis {
 	return a
 }
 
-// printableASCII: the characters emitItem writes as they are (and line
+// printableASCII reports whether s holds only the characters emitItem writes as they are (and line
 // breaks).
 func printableASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -500,7 +501,7 @@ func printableASCII(s string) bool {
 	return true
 }
 
-// plainComment: a comment emitItem writes (printable ASCII lines).
+// plainComment reports whether emitItem writes comment c (printable ASCII lines).
 func plainComment(c string) bool { return printableASCII(c) }
 
 const longTagPrefix = "tag:yaml.org,2002:"
@@ -514,7 +515,7 @@ func shortTag(tag string) string {
 
 // resolve is the tag yaml.v3 gives v written plain: yaml.v3's own
 // resolver, asked through package scalar, the project's one home for such
-// rules.
+// rules (with its memory for number-like values, one per emitter).
 func (e *itemEmitter) resolve(v string) (tag string, ok bool) {
-	return scalar.Resolve12(v), true
+	return e.tags.Resolve12(v), true
 }

@@ -167,3 +167,35 @@ func TestNeedsQuotesCoversKyaml(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve12FastPath: for every first byte Resolve12 answers itself, it
+// answers what yaml.v3 answers, on values that begin like every kind of
+// scalar yaml.v3 knows.
+func TestResolve12FastPath(t *testing.T) {
+	tails := []string{"", "0", "1.5", "e3", "x", "rue", "ull", "inf", ".nan", "<", ":00", "_1", "0x1F", "-01-01"}
+	for b := 0; b < 256; b++ {
+		for _, tail := range append(tails, "rueX", "alse0", "ull-a", "oooooo", "es", "ff", "n", "RUE", "ALSE", "ULL", "alse", "rue ") {
+			s := string([]byte{byte(b)}) + tail
+			n := yaml.Node{Kind: yaml.ScalarNode, Value: s}
+			if got, want := Resolve12(s), n.ShortTag(); got != want {
+				t.Errorf("Resolve12(%q) = %s, yaml.v3 says %s", s, got, want)
+			}
+		}
+	}
+}
+
+// TestResolverRemembers: the Resolver gives Resolve12's answers, from its
+// memory the second time.
+func TestResolverRemembers(t *testing.T) {
+	var r Resolver
+	for round := 0; round < 2; round++ {
+		for _, s := range []string{"8080", "256Mi", "1e3", "0x1F", "-1", ".5", "+.inf", "true", "name", "2001-01-01", "~", ""} {
+			if got, want := r.Resolve12(s), Resolve12(s); got != want {
+				t.Errorf("round %d: Resolver.Resolve12(%q) = %s, want %s", round, s, got, want)
+			}
+		}
+	}
+	if len(r.tags) == 0 {
+		t.Error("nothing remembered")
+	}
+}

@@ -114,7 +114,7 @@ func brokenFor(text []byte) bool {
 	}
 }
 
-// endsEarly: yaml.v3's messages for text that stops inside a quoted value
+// endsEarly reports whether msg is one of yaml.v3's messages for text that stops inside a quoted value
 // or a flow collection, which more lines may close.
 func endsEarly(msg string) bool {
 	for _, m := range []string{"end of stream", "did not find expected ',' or", "did not find expected node content",

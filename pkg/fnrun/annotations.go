@@ -123,52 +123,62 @@ func equalPairs(a, b [][2]string) bool {
 func checkMetadata(items []*yaml.RNode) error {
 	var errs []string
 	for _, it := range items {
-		n := it.YNode()
-		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-			n = n.Content[0]
-		}
-		if n.Kind != yaml.MappingNode {
-			errs = append(errs, fmt.Sprintf("an item is not a map (line %d)", n.Line))
-			continue
-		}
-		for _, f := range []string{"apiVersion", "kind"} {
-			if v := mapField(n, f); v != nil && v.Kind != yaml.ScalarNode {
-				errs = append(errs, fmt.Sprintf("%s: %s: must be a string (line %d)", describeLoose(n), f, v.Line))
-			}
-		}
-		meta := mapField(n, "metadata")
-		if meta == nil {
-			continue
-		}
-		if meta.Kind != yaml.MappingNode {
-			errs = append(errs, fmt.Sprintf("%s: metadata: must be a map", describeLoose(n)))
-			continue
-		}
-		for _, f := range []string{"name", "namespace"} {
-			if v := mapField(meta, f); v != nil && v.Kind != yaml.ScalarNode {
-				errs = append(errs, fmt.Sprintf("%s: metadata.%s: must be a string (line %d)", describeLoose(n), f, v.Line))
-			}
-		}
-		for _, f := range []string{"labels", "annotations"} {
-			m := mapField(meta, f)
-			if m == nil || (m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
-				continue
-			}
-			if m.Kind != yaml.MappingNode {
-				errs = append(errs, fmt.Sprintf("%s: metadata.%s: must be a map of strings", describeLoose(n), f))
-				continue
-			}
-			for i := 0; i+1 < len(m.Content); i += 2 {
-				if m.Content[i+1].Kind != yaml.ScalarNode {
-					errs = append(errs, fmt.Sprintf("%s: metadata.%s.%s: must be a string", describeLoose(n), f, m.Content[i].Value))
-				}
-			}
-		}
+		errs = append(errs, itemShapeProblems(it.YNode())...)
 	}
 	if len(errs) == 0 {
 		return nil
 	}
 	return fmt.Errorf("malformed input: %s", strings.Join(errs, "; "))
+}
+
+// itemShapeProblems is what checkMetadata finds wrong with one item.
+func itemShapeProblems(n *yaml.Node) []string {
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	if n.Kind != yaml.MappingNode {
+		return []string{fmt.Sprintf("an item is not a map (line %d)", n.Line)}
+	}
+	var errs []string
+	for _, f := range []string{"apiVersion", "kind"} {
+		if v := mapField(n, f); v != nil && v.Kind != yaml.ScalarNode {
+			errs = append(errs, fmt.Sprintf("%s: %s: must be a string (line %d)", describeLoose(n), f, v.Line))
+		}
+	}
+	meta := mapField(n, "metadata")
+	switch {
+	case meta == nil:
+		return errs
+	case meta.Kind != yaml.MappingNode:
+		return append(errs, fmt.Sprintf("%s: metadata: must be a map", describeLoose(n)))
+	}
+	for _, f := range []string{"name", "namespace"} {
+		if v := mapField(meta, f); v != nil && v.Kind != yaml.ScalarNode {
+			errs = append(errs, fmt.Sprintf("%s: metadata.%s: must be a string (line %d)", describeLoose(n), f, v.Line))
+		}
+	}
+	for _, f := range []string{"labels", "annotations"} {
+		errs = append(errs, stringMapProblems(n, f, mapField(meta, f))...)
+	}
+	return errs
+}
+
+// stringMapProblems checks that metadata's labels or annotations, when
+// given, are a map of strings.
+func stringMapProblems(item *yaml.Node, field string, m *yaml.Node) []string {
+	if m == nil || (m.Kind == yaml.ScalarNode && m.Tag == "!!null") {
+		return nil
+	}
+	if m.Kind != yaml.MappingNode {
+		return []string{fmt.Sprintf("%s: metadata.%s: must be a map of strings", describeLoose(item), field)}
+	}
+	var errs []string
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i+1].Kind != yaml.ScalarNode {
+			errs = append(errs, fmt.Sprintf("%s: metadata.%s.%s: must be a string", describeLoose(item), field, m.Content[i].Value))
+		}
+	}
+	return errs
 }
 
 func mapField(n *yaml.Node, name string) *yaml.Node {

@@ -190,45 +190,61 @@ func unknownFields(n *yaml.Node, t reflect.Type, path string, lines *configLines
 		return nil // the type reads its own form
 	}
 	if msg := mismatch(n, t); msg != "" {
-		at := path
-		if at == "" {
-			at = "the config"
-		}
-		hint := ""
-		if t.Kind() == reflect.String && n.Kind == yaml.ScalarNode {
-			hint = "; quote it to make it a string"
-		}
-		return []string{fmt.Sprintf("%s: %s%s%s", at, msg, lines.paren(n), hint)}
+		return []string{wrongKind(n, t, path, msg, lines)}
 	}
-	var out []string
 	switch {
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
-		fields := jsonFields(t)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			ft, ok := fields[k.Value]
-			if !ok {
-				at := ""
-				if path != "" {
-					at = path + ": "
-				}
-				hint := ""
-				if near := suggest.Nearest(k.Value, sortedKeys(fields)); near != "" {
-					hint = fmt.Sprintf("; did you mean %s?", near)
-				}
-				out = append(out, fmt.Sprintf("%sunknown field %q%s%s", at, k.Value, lines.paren(k), hint))
-				continue
-			}
-			out = append(out, unknownFields(n.Content[i+1], ft, join(path, k.Value), lines)...)
-		}
+		return unknownInStruct(n, t, path, lines)
 	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == yaml.SequenceNode:
+		var out []string
 		for i, c := range n.Content {
 			out = append(out, unknownFields(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), lines)...)
 		}
+		return out
 	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
+		var out []string
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			out = append(out, unknownFields(n.Content[i+1], t.Elem(), join(path, n.Content[i].Value), lines)...)
 		}
+		return out
+	}
+	return nil
+}
+
+// wrongKind says that the value at path is not of the kind t wants.
+func wrongKind(n *yaml.Node, t reflect.Type, path, msg string, lines *configLines) string {
+	at := path
+	if at == "" {
+		at = "the config"
+	}
+	hint := ""
+	if t.Kind() == reflect.String && n.Kind == yaml.ScalarNode {
+		hint = "; quote it to make it a string"
+	}
+	return fmt.Sprintf("%s: %s%s%s", at, msg, lines.paren(n), hint)
+}
+
+// unknownInStruct checks a map that decodes into struct t: each key must be
+// one of its fields, each value right for its field.
+func unknownInStruct(n *yaml.Node, t reflect.Type, path string, lines *configLines) []string {
+	var out []string
+	fields := jsonFields(t)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		ft, ok := fields[k.Value]
+		if ok {
+			out = append(out, unknownFields(n.Content[i+1], ft, join(path, k.Value), lines)...)
+			continue
+		}
+		at := ""
+		if path != "" {
+			at = path + ": "
+		}
+		hint := ""
+		if near := suggest.Nearest(k.Value, sortedKeys(fields)); near != "" {
+			hint = fmt.Sprintf("; did you mean %s?", near)
+		}
+		out = append(out, fmt.Sprintf("%sunknown field %q%s%s", at, k.Value, lines.paren(k), hint))
 	}
 	return out
 }
@@ -299,44 +315,53 @@ func checkConfigShape(config *yaml.RNode) error {
 	if n.Kind != yaml.MappingNode {
 		return fmt.Errorf("the function config is %s, not a map with apiVersion, kind and metadata (line %d)", nodeKindName(n), n.Line)
 	}
-	var problems []string
-	want := func(field string, v *yaml.Node, kind yaml.Kind) {
-		if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-			return
-		}
-		if v.Kind == yaml.AliasNode && v.Alias != nil {
-			v = v.Alias
-		}
-		if kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode {
-			return
-		}
-		if v.Kind != kind {
-			what := "a map"
-			if kind == yaml.ScalarNode {
-				what = "a string"
-			}
-			problems = append(problems, fmt.Sprintf("%s: want %s, got %s (line %d)", field, what, nodeKindName(v), v.Line))
-		}
-	}
-	want("apiVersion", mapField(n, "apiVersion"), yaml.ScalarNode)
-	want("kind", mapField(n, "kind"), yaml.ScalarNode)
+	var s shapeCheck
+	s.want("apiVersion", mapField(n, "apiVersion"), yaml.ScalarNode)
+	s.want("kind", mapField(n, "kind"), yaml.ScalarNode)
 	meta := mapField(n, "metadata")
-	want("metadata", meta, yaml.MappingNode)
+	s.want("metadata", meta, yaml.MappingNode)
 	if meta != nil && meta.Kind == yaml.MappingNode {
-		want("metadata.name", mapField(meta, "name"), yaml.ScalarNode)
-		want("metadata.namespace", mapField(meta, "namespace"), yaml.ScalarNode)
-		for _, f := range []string{"labels", "annotations"} {
-			m := mapField(meta, f)
-			want("metadata."+f, m, yaml.MappingNode)
-			if m != nil && m.Kind == yaml.MappingNode {
-				for i := 0; i+1 < len(m.Content); i += 2 {
-					want("metadata."+f+"."+m.Content[i].Value, m.Content[i+1], yaml.ScalarNode)
-				}
-			}
-		}
+		s.metadata(meta)
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("malformed function config: %s", strings.Join(problems, "; "))
+	if len(s.problems) > 0 {
+		return fmt.Errorf("malformed function config: %s", strings.Join(s.problems, "; "))
 	}
 	return nil
+}
+
+// shapeCheck collects what checkConfigShape finds wrong.
+type shapeCheck struct{ problems []string }
+
+// want notes a field whose value is not of kind (null and absent are fine;
+// any scalar is fine where a string is wanted).
+func (s *shapeCheck) want(field string, v *yaml.Node, kind yaml.Kind) {
+	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
+		return
+	}
+	if v.Kind == yaml.AliasNode && v.Alias != nil {
+		v = v.Alias
+	}
+	if v.Kind == kind || (kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode) {
+		return
+	}
+	what := "a map"
+	if kind == yaml.ScalarNode {
+		what = "a string"
+	}
+	s.problems = append(s.problems, fmt.Sprintf("%s: want %s, got %s (line %d)", field, what, nodeKindName(v), v.Line))
+}
+
+// metadata checks name, namespace, labels and annotations.
+func (s *shapeCheck) metadata(meta *yaml.Node) {
+	s.want("metadata.name", mapField(meta, "name"), yaml.ScalarNode)
+	s.want("metadata.namespace", mapField(meta, "namespace"), yaml.ScalarNode)
+	for _, f := range []string{"labels", "annotations"} {
+		m := mapField(meta, f)
+		s.want("metadata."+f, m, yaml.MappingNode)
+		if m != nil && m.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(m.Content); i += 2 {
+				s.want("metadata."+f+"."+m.Content[i].Value, m.Content[i+1], yaml.ScalarNode)
+			}
+		}
+	}
 }

@@ -249,46 +249,57 @@ func kustomizationConfig(config *yaml.Node) (string, *yaml.Node) {
 	if err != nil {
 		return "", nil
 	}
-	for _, name := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
-		path := filepath.Join(wd, name)
-		limit, err := maxFileSize()
-		if err != nil {
-			return "", nil
+	k := readKustomization(wd)
+	if k == nil {
+		return "", nil
+	}
+	for _, field := range []string{"transformers", "generators", "validators"} {
+		list := mapField(k, field)
+		if list == nil || list.Kind != yaml.SequenceNode {
+			continue
 		}
+		for _, e := range list.Content {
+			if e.Kind != yaml.ScalarNode || strings.Contains(e.Value, "\n") || filepath.IsAbs(e.Value) {
+				continue // an inline config is no file
+			}
+			clean := filepath.Clean(filepath.FromSlash(e.Value))
+			if escapes(clean) {
+				continue
+			}
+			if doc := configDoc(wd, filepath.Join(wd, clean), config); doc != nil {
+				return e.Value, doc
+			}
+		}
+	}
+	return "", nil
+}
+
+// readKustomization reads the kustomization file of dir (under ReadFile's
+// rules: a regular file within the size limit, no link out of dir) and
+// returns its top map; nil when there is none or it cannot be read.
+func readKustomization(dir string) *yaml.Node {
+	limit, err := maxFileSize()
+	if err != nil {
+		return nil
+	}
+	for _, name := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+		path := filepath.Join(dir, name)
 		if _, err := os.Lstat(path); err != nil {
 			continue
 		}
 		target, err := filepath.EvalSymlinks(path)
-		if err != nil || !within(wd, target) {
-			return "", nil
+		if err != nil || !within(dir, target) {
+			return nil
 		}
 		raw, err := readRegular(target, name, limit)
 		if err != nil {
-			return "", nil
+			return nil
 		}
 		var k yaml.Node
 		if yaml.Unmarshal(raw, &k) != nil || len(k.Content) == 0 || k.Content[0].Kind != yaml.MappingNode {
-			return "", nil
+			return nil
 		}
-		for _, field := range []string{"transformers", "generators", "validators"} {
-			list := mapField(k.Content[0], field)
-			if list == nil || list.Kind != yaml.SequenceNode {
-				continue
-			}
-			for _, e := range list.Content {
-				if e.Kind != yaml.ScalarNode || strings.Contains(e.Value, "\n") || filepath.IsAbs(e.Value) {
-					continue // an inline config is no file
-				}
-				clean := filepath.Clean(filepath.FromSlash(e.Value))
-				if escapes(clean) {
-					continue
-				}
-				if doc := configDoc(wd, filepath.Join(wd, clean), config); doc != nil {
-					return e.Value, doc
-				}
-			}
-		}
-		return "", nil
+		return k.Content[0]
 	}
-	return "", nil
+	return nil
 }

@@ -98,57 +98,72 @@ const smallMap = 12
 func (w *dupWalker) walk(n *yaml.Node) {
 	switch n.Kind {
 	case yaml.MappingNode:
-		c := n.Content
-		if len(c)/2 <= smallMap {
-			for i := 0; i+1 < len(c); i += 2 {
-				if !plainKey(c[i]) {
-					continue
-				}
-				for j := 0; j < i; j += 2 {
-					if plainKey(c[j]) && c[j].Value == c[i].Value {
-						w.report(c[j], c[i])
-						break
-					}
-				}
-			}
-		} else {
-			if w.seen == nil {
-				w.seen = map[string]int{}
-			}
-			clear(w.seen)
-			for i := 0; i+1 < len(c); i += 2 {
-				if !plainKey(c[i]) {
-					continue
-				}
-				if j, ok := w.seen[c[i].Value]; ok {
-					w.report(c[j], c[i])
-					continue
-				}
-				w.seen[c[i].Value] = i
-			}
-		}
-		// keys spelled differently that readers resolve alike (true,
-		// True; 80, 0x50; ~, null; 1, 1.0)
-		scalar.ResolvedDuplicates(c, func(i, j int) {
-			if plainKey(c[i]) && plainKey(c[j]) {
-				w.report(c[i], c[j])
-			}
-		})
-		for i := 0; i+1 < len(c); i += 2 {
-			if v := c[i+1]; v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
-				w.stack = append(w.stack, dupSeg{key: c[i].Value, index: -1})
-				w.walk(v)
-				w.stack = w.stack[:len(w.stack)-1]
-			}
-		}
+		w.mapping(n.Content)
 	case yaml.SequenceNode:
 		for i, v := range n.Content {
-			if v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
-				w.stack = append(w.stack, dupSeg{index: i})
-				w.walk(v)
-				w.stack = w.stack[:len(w.stack)-1]
+			w.into(dupSeg{index: i}, v)
+		}
+	}
+}
+
+// into walks a child map or list, with seg on the path.
+func (w *dupWalker) into(seg dupSeg, v *yaml.Node) {
+	if v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
+		w.stack = append(w.stack, seg)
+		w.walk(v)
+		w.stack = w.stack[:len(w.stack)-1]
+	}
+}
+
+// mapping reports the keys of a map given twice: spelled alike, or
+// spelled differently but resolved alike by readers (true, True; 80,
+// 0x50; ~, null; 1, 1.0); then walks its values.
+func (w *dupWalker) mapping(c []*yaml.Node) {
+	if len(c)/2 <= smallMap {
+		w.samePairwise(c)
+	} else {
+		w.sameIndexed(c)
+	}
+	scalar.ResolvedDuplicates(c, func(i, j int) {
+		if plainKey(c[i]) && plainKey(c[j]) {
+			w.report(c[i], c[j])
+		}
+	})
+	for i := 0; i+1 < len(c); i += 2 {
+		w.into(dupSeg{key: c[i].Value, index: -1}, c[i+1])
+	}
+}
+
+// samePairwise finds keys spelled alike by comparing each with those before.
+func (w *dupWalker) samePairwise(c []*yaml.Node) {
+	for i := 0; i+1 < len(c); i += 2 {
+		if !plainKey(c[i]) {
+			continue
+		}
+		for j := 0; j < i; j += 2 {
+			if plainKey(c[j]) && c[j].Value == c[i].Value {
+				w.report(c[j], c[i])
+				break
 			}
 		}
+	}
+}
+
+// sameIndexed finds keys spelled alike through an index of the keys.
+func (w *dupWalker) sameIndexed(c []*yaml.Node) {
+	if w.seen == nil {
+		w.seen = map[string]int{}
+	}
+	clear(w.seen)
+	for i := 0; i+1 < len(c); i += 2 {
+		if !plainKey(c[i]) {
+			continue
+		}
+		if j, ok := w.seen[c[i].Value]; ok {
+			w.report(c[j], c[i])
+			continue
+		}
+		w.seen[c[i].Value] = i
 	}
 }
 

@@ -1,12 +1,3 @@
-// Package fnrun is the one runner behind every patchwork binary: it reads a
-// ResourceList, decodes the function's config, runs the transform, and
-// writes the ResourceList back with the transform's results.
-//
-// It keeps the promises every function makes: a failed run exits 1 with
-// error results and the items exactly as they came in (all-or-nothing); the
-// annotations kpt and kustomize rely on (internal.config.kubernetes.io/*,
-// config.kubernetes.io/*) survive; the same code serves kpt, kustomize and
-// the standalone command line.
 package fnrun
 
 import (
@@ -23,8 +14,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
-	"github.com/patchwork-krm/patchwork/internal/rlio"
 	"github.com/patchwork-krm/patchwork/internal/redact"
+	"github.com/patchwork-krm/patchwork/internal/rlio"
 )
 
 // Request is one run of a function on a ResourceList.

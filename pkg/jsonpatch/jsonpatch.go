@@ -1,10 +1,3 @@
-// Package jsonpatch applies RFC 6902 JSON patches and RFC 7386 merge patches
-// to kyaml documents.
-//
-// The patch semantics are github.com/evanphx/json-patch/v5's, applied to the
-// document's JSON form. The result is then folded back into the original
-// yaml nodes (see sync.go), so that everything the patch did not change
-// keeps its comments, key order and quoting.
 package jsonpatch
 
 import (

@@ -1,7 +1,3 @@
-// Package multipatch applies patches to every resource their selectors
-// match: kustomize's patches, generalised as the KEP "Extend Kustomize
-// Patches to Multiple Targets" proposed, with warnings where kustomize is
-// silent.
 package multipatch
 
 import (

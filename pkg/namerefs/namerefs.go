@@ -1,24 +1,3 @@
-// Package namerefs finds the fields that refer to a resource by name, so
-// that a function renaming one (a generator's hash suffix, a multi-patch
-// with allowNameChange) can make them follow, as kustomize's name reference
-// transformer does.
-//
-// The rules are those of kustomize v5.8.2's namereference config, read from
-// its source and written as a table here (rules below): ConfigMap and
-// Secret from pod specs and a few other kinds, ServiceAccount,
-// PersistentVolumeClaim and PriorityClass from pod specs, ServiceAccount
-// from RoleBinding/ClusterRoleBinding subjects, Service, Role, ClusterRole,
-// PersistentVolume, StorageClass, IngressClass, ValidatingAdmissionPolicy,
-// and the workloads an HorizontalPodAutoscaler scales. References follow
-// namespaces: a namespaced referrer follows a rename in its own namespace
-// (or in the one the reference names); a cluster-scoped referrer follows
-// one in the namespace its reference names, or any when it names none.
-//
-// Beyond kustomize's list: every pod-spec kind for every pod-spec rule
-// (kustomize leaves out some, e.g. ReplicationController for ConfigMaps),
-// ephemeral containers, a ServiceAccount's secrets, and Role/ClusterRole
-// resourceNames only in rules about the renamed resource's kind (kustomize
-// renames a matching name in any rule).
 package namerefs
 
 import (
@@ -223,7 +202,8 @@ func normNS(ns string) string {
 }
 
 // collect calls fn for each referring field of it, with the referred kind
-// and namespace (anyNamespace when any).
+// and namespace (anyNamespace when any): in its pod template, by the
+// kind-specific rules, and in a Role's resourceNames.
 func collect(it *yaml.RNode, fn func(kind, ns string, v *yaml.Node)) {
 	kind := it.GetKind()
 	ns := normNS(it.GetNamespace())
@@ -231,59 +211,74 @@ func collect(it *yaml.RNode, fn func(kind, ns string, v *yaml.Node)) {
 		ns = anyNamespace
 	}
 	root := it.YNode()
-	spec := get(root, podSpecPaths[kind]...)
-	if _, ok := podSpecPaths[kind]; !ok {
-		spec = nil
-	}
-	if kind == "Service" && strings.HasPrefix(it.GetApiVersion(), "serving.knative.dev/") {
-		spec = get(root, "spec", "template", "spec")
-	}
-	for target, paths := range podRefs {
-		if spec == nil {
-			break
-		}
-		for _, p := range paths {
-			walkPod(spec, p, func(v *yaml.Node) { fn(target, ns, v) })
+	if spec := podSpecOf(it, kind); spec != nil {
+		for target, paths := range podRefs {
+			for _, p := range paths {
+				walkPod(spec, p, func(v *yaml.Node) { fn(target, ns, v) })
+			}
 		}
 	}
 	for target, rs := range rules {
 		for _, r := range rs {
-			if r.referrer != kind {
-				continue
+			if r.referrer == kind {
+				r.collect(root, target, ns, fn)
 			}
-			refNS := ns
-			if r.nsPath != nil {
-				if n := get(root, r.nsPath...); n != nil && n.Value != "" {
-					refNS = normNS(n.Value)
-				}
-			}
-			parentPath, field := r.path[:len(r.path)-1], r.path[len(r.path)-1]
-			walk(root, parentPath, func(parent *yaml.Node) {
-				if r.kindField != "" {
-					if k := get(parent, r.kindField); k == nil || k.Value != target {
-						return
-					}
-				}
-				elemNS := refNS
-				if r.nsField != "" {
-					if n := get(parent, r.nsField); n != nil && n.Value != "" {
-						elemNS = normNS(n.Value)
-					}
-				}
-				if v := get(parent, field); v != nil {
-					fn(target, elemNS, v)
-				}
-			})
 		}
 	}
 	if kind == "Role" || kind == "ClusterRole" {
-		for target, resource := range resourceNamesOf {
-			walk(root, []string{"rules", "[]"}, func(rule *yaml.Node) {
-				if listHas(get(rule, "resources"), resource) && listHas(get(rule, "apiGroups"), "") {
-					walk(rule, []string{"resourceNames", "[]"}, func(v *yaml.Node) { fn(target, ns, v) })
-				}
-			})
+		collectResourceNames(root, ns, fn)
+	}
+}
+
+// podSpecOf is the PodSpec of a workload (nil for other kinds).
+func podSpecOf(it *yaml.RNode, kind string) *yaml.Node {
+	if kind == "Service" && strings.HasPrefix(it.GetApiVersion(), "serving.knative.dev/") {
+		return get(it.YNode(), "spec", "template", "spec")
+	}
+	paths, ok := podSpecPaths[kind]
+	if !ok {
+		return nil
+	}
+	return get(it.YNode(), paths...)
+}
+
+// collect calls fn for each field the rule finds in root that refers to a
+// target: the namespace is the referrer's, or the one the rule's fields
+// name.
+func (r rule) collect(root *yaml.Node, target, ns string, fn func(kind, ns string, v *yaml.Node)) {
+	if r.nsPath != nil {
+		if n := get(root, r.nsPath...); n != nil && n.Value != "" {
+			ns = normNS(n.Value)
 		}
+	}
+	parentPath, field := r.path[:len(r.path)-1], r.path[len(r.path)-1]
+	walk(root, parentPath, func(parent *yaml.Node) {
+		if r.kindField != "" {
+			if k := get(parent, r.kindField); k == nil || k.Value != target {
+				return
+			}
+		}
+		elemNS := ns
+		if r.nsField != "" {
+			if n := get(parent, r.nsField); n != nil && n.Value != "" {
+				elemNS = normNS(n.Value)
+			}
+		}
+		if v := get(parent, field); v != nil {
+			fn(target, elemNS, v)
+		}
+	})
+}
+
+// collectResourceNames calls fn for the resourceNames of a Role's rules
+// about a kind the name references follow (core group).
+func collectResourceNames(root *yaml.Node, ns string, fn func(kind, ns string, v *yaml.Node)) {
+	for target, resource := range resourceNamesOf {
+		walk(root, []string{"rules", "[]"}, func(rule *yaml.Node) {
+			if listHas(get(rule, "resources"), resource) && listHas(get(rule, "apiGroups"), "") {
+				walk(rule, []string{"resourceNames", "[]"}, func(v *yaml.Node) { fn(target, ns, v) })
+			}
+		})
 	}
 }
 

@@ -1,6 +1,3 @@
-// Package podspec applies one PodSpec patch to every matching workload, as
-// the KEP "Kustomize PodSpec Patch" proposed: inject a sidecar, set a
-// service account, or edit every container whatever its name.
 package podspec
 
 import (

@@ -31,7 +31,7 @@ type Config struct {
 type Replacement struct {
 	Path        string   `json:"path,omitempty"`
 	Source      *Source  `json:"source,omitempty"`
-	SourceValue *Value `json:"sourceValue,omitempty"`
+	SourceValue *Value   `json:"sourceValue,omitempty"`
 	Targets     []Target `json:"targets,omitempty"`
 }
 

@@ -1,13 +1,3 @@
-// Package replacement implements kustomize's replacements (v5.8) as a KRM
-// function, with field paths that reach into JSON and YAML held in
-// strings: data.config\.json.config.hostname edits the hostname inside the
-// JSON document stored under data["config.json"], and only its bytes.
-//
-// Semantics follow kustomize: a source (one resource, exactly) or a
-// sourceValue gives the value; delimiter and index pick part of it; every
-// target field of every selected resource receives it. A missing source,
-// several sources, or a missing target field without options.create are
-// errors. Where this package differs, it says so in functions/structured-replacement/README.md.
 package replacement
 
 import (

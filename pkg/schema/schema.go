@@ -1,11 +1,3 @@
-// Package schema answers one question for the strategic merge engine: how does
-// the list (or map) at this place in this kind of resource merge?
-//
-// The answer comes from two sources: tables generated from the Kubernetes
-// structured-merge schema for the built-in types (nothing is parsed at
-// start-up), and CustomResourceDefinitions found in the ResourceList.
-// A nil *Type is valid everywhere and means "nothing known": lists are then
-// replaced, maps merged, as kustomize does without a schema.
 package schema
 
 // ListStrategy says how a patch list combines with the list it patches.

@@ -1,11 +1,3 @@
-// Package selector decides which resources a config entry targets.
-//
-// A Selector is kustomize's patch target plus the KEP's matchAnnotations:
-// group, version, kind, name and namespace are regular expressions matched
-// against the whole value; labelSelector and annotationSelector use the
-// Kubernetes selector grammar; matchAnnotations requires exact values (any
-// string, which the label grammar cannot express). Set fields are ANDed; an
-// empty Selector matches everything.
 package selector
 
 import (

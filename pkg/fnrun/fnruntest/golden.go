@@ -1,19 +1,3 @@
-// Package fnruntest runs the golden test cases every function keeps under
-// testdata/<case>/:
-//
-//	config.yaml             the function config
-//	input.yaml              the resources, a YAML stream
-//	expected.yaml           the resources the function must write, or
-//	expected-error.txt      lines that must each appear in the error results
-//	expected-warnings.txt   lines that must each appear in the warnings
-//	                        (without it, any warning fails the case)
-//	expected-infos.txt      lines that must each appear in the infos
-//	                        (optional: infos are not required to be listed)
-//	not-idempotent          present when a second run may differ (why, inside)
-//
-// Each case also runs a second time on its own output and must give the same
-// bytes, since kpt re-runs pipelines on their own output.
-// UPDATE_GOLDEN=1 writes expected.yaml from the output: read what it wrote.
 package fnruntest
 
 import (

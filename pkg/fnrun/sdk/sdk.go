@@ -1,7 +1,3 @@
-// Package sdk offers patchwork's functions to Go programs built on the kpt
-// SDK (github.com/kptdev/krm-functions-sdk/go/fn). It is a package of its
-// own so that the function binaries, which never take this path, do not
-// link the SDK.
 package sdk
 
 import (

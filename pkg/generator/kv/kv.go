@@ -1,13 +1,3 @@
-// Package kv loads the key/value pairs of a ConfigMap or Secret generator
-// the way kustomize does: env files first, then literals, then files; a key
-// given twice is an error.
-//
-// Env files: a UTF-8 byte order mark at the start is dropped, lines are
-// split on the first "=", leading white space is trimmed, empty lines and
-// lines starting with "#" are skipped, a line without "=" gives the empty
-// value, and a line's "\r" ending is dropped. Literals are "key=value"; a
-// value wrapped in matching single or double quotes loses them. Files are
-// "path" (the key is the file's base name) or "key=path".
 package kv
 
 import (

@@ -1,14 +1,3 @@
-// Package valuemerge deep-merges two documents held in strings, JSON or
-// YAML, with the semantics of RFC 7386 (JSON merge patch): maps merge key by
-// key, recursively; lists and scalars in the overlay replace; a null in the
-// overlay deletes the key.
-//
-// The base keeps its layout. Only the parts the overlay changes are
-// rewritten: key order, indentation, spacing, quoting, YAML comments and
-// blank lines elsewhere stay byte for byte; new keys come after the existing
-// ones, written in the base's style (its indentation unit, JSON separators,
-// YAML sequence indentation). Merging the same overlay twice gives the same
-// text as merging it once.
 package valuemerge
 
 import (

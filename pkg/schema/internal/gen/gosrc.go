@@ -71,15 +71,15 @@ func readPackages(moduleDir, modulePath string, prefixes map[string]bool) (map[s
 	return pkgs, err
 }
 
+// readPackage reads an API package's Go files: its structs, the kinds it
+// registers and its group and version.
 func readPackage(dir, prefix string) (*goPackage, error) {
-	p := &goPackage{prefix: prefix, structs: map[string]*goStruct{}}
-	fset := token.NewFileSet()
 	entries, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return nil, err
 	}
-	consts := map[string]string{}
-	var group, version ast.Expr
+	r := &pkgReader{p: &goPackage{prefix: prefix, structs: map[string]*goStruct{}}, consts: map[string]string{}}
+	fset := token.NewFileSet()
 	for _, file := range entries {
 		if strings.HasSuffix(file, "_test.go") {
 			continue
@@ -88,86 +88,127 @@ func readPackage(dir, prefix string) (*goPackage, error) {
 		if err != nil {
 			return nil, err
 		}
-		imports := map[string]string{} // local name → import path
-		for _, im := range f.Imports {
-			path, _ := strconv.Unquote(im.Path.Value)
-			local := path[strings.LastIndexByte(path, '/')+1:]
-			if im.Name != nil {
-				local = im.Name.Name
-			}
-			imports[local] = path
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.ValueSpec:
-				for i, id := range n.Names {
-					if i >= len(n.Values) {
-						break
-					}
-					if lit, ok := n.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						consts[id.Name], _ = strconv.Unquote(lit.Value)
-					}
-					if cl, ok := n.Values[i].(*ast.CompositeLit); ok && id.Name == "SchemeGroupVersion" {
-						for _, e := range cl.Elts {
-							if kv, ok := e.(*ast.KeyValueExpr); ok {
-								switch fmt.Sprint(kv.Key) {
-								case "Group":
-									group = kv.Value
-								case "Version":
-									version = kv.Value
-								}
-							}
-						}
-					}
-				}
-			case *ast.CallExpr:
-				if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "AddKnownTypes" && len(n.Args) > 1 {
-					for _, a := range n.Args[1:] {
-						if u, ok := a.(*ast.UnaryExpr); ok {
-							if cl, ok := u.X.(*ast.CompositeLit); ok {
-								if id, ok := cl.Type.(*ast.Ident); ok {
-									p.kinds = append(p.kinds, id.Name)
-								}
-							}
-						}
-					}
-				}
-			case *ast.TypeSpec:
-				switch t := n.Type.(type) {
-				case *ast.StructType:
-					p.structs[n.Name.Name] = readStruct(t, prefix, imports)
-				case *ast.Ident, *ast.SelectorExpr:
-					// type MatchCondition v1.MatchCondition: the fields,
-					// tags included, are those of the other type.
-					if other := typeName(t, prefix, imports); other != "" {
-						p.structs[n.Name.Name] = &goStruct{inlines: []string{other}}
-					}
-				}
-			}
-			return true
-		})
+		r.imports = importsOf(f)
+		ast.Inspect(f, r.visit)
 	}
-	// SchemeGroupVersion{Group: GroupName, Version: "v1"}: resolve local
-	// constants; anything else (runtime.APIVersionInternal) is no version.
+	r.groupVersion()
+	return r.p, nil
+}
+
+// pkgReader collects what readPackage finds across a package's files.
+type pkgReader struct {
+	p              *goPackage
+	consts         map[string]string // string constants, by name
+	imports        map[string]string // the current file's: local name → import path
+	group, version ast.Expr          // SchemeGroupVersion's fields
+}
+
+// importsOf maps a file's local import names to their paths.
+func importsOf(f *ast.File) map[string]string {
+	imports := map[string]string{}
+	for _, im := range f.Imports {
+		path, _ := strconv.Unquote(im.Path.Value)
+		local := path[strings.LastIndexByte(path, '/')+1:]
+		if im.Name != nil {
+			local = im.Name.Name
+		}
+		imports[local] = path
+	}
+	return imports
+}
+
+func (r *pkgReader) visit(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.ValueSpec:
+		r.valueSpec(n)
+	case *ast.CallExpr:
+		r.addKnownTypes(n)
+	case *ast.TypeSpec:
+		r.typeSpec(n)
+	}
+	return true
+}
+
+// valueSpec records string constants and SchemeGroupVersion's fields.
+func (r *pkgReader) valueSpec(n *ast.ValueSpec) {
+	for i, id := range n.Names {
+		if i >= len(n.Values) {
+			break
+		}
+		if lit, ok := n.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			r.consts[id.Name], _ = strconv.Unquote(lit.Value)
+		}
+		cl, ok := n.Values[i].(*ast.CompositeLit)
+		if !ok || id.Name != "SchemeGroupVersion" {
+			continue
+		}
+		for _, e := range cl.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				switch fmt.Sprint(kv.Key) {
+				case "Group":
+					r.group = kv.Value
+				case "Version":
+					r.version = kv.Value
+				}
+			}
+		}
+	}
+}
+
+// addKnownTypes records the kinds scheme.AddKnownTypes(gv, &Kind{}...) registers.
+func (r *pkgReader) addKnownTypes(n *ast.CallExpr) {
+	sel, ok := n.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "AddKnownTypes" || len(n.Args) < 2 {
+		return
+	}
+	for _, a := range n.Args[1:] {
+		if u, ok := a.(*ast.UnaryExpr); ok {
+			if cl, ok := u.X.(*ast.CompositeLit); ok {
+				if id, ok := cl.Type.(*ast.Ident); ok {
+					r.p.kinds = append(r.p.kinds, id.Name)
+				}
+			}
+		}
+	}
+}
+
+// typeSpec records a struct, or a type defined as another one.
+func (r *pkgReader) typeSpec(n *ast.TypeSpec) {
+	switch t := n.Type.(type) {
+	case *ast.StructType:
+		r.p.structs[n.Name.Name] = readStruct(t, r.p.prefix, r.imports)
+	case *ast.Ident, *ast.SelectorExpr:
+		// type MatchCondition v1.MatchCondition: the fields,
+		// tags included, are those of the other type.
+		if other := typeName(t, r.p.prefix, r.imports); other != "" {
+			r.p.structs[n.Name.Name] = &goStruct{inlines: []string{other}}
+		}
+	}
+}
+
+// groupVersion resolves SchemeGroupVersion{Group: GroupName, Version: "v1"}
+// through local constants; anything else (runtime.APIVersionInternal) is
+// no version.
+func (r *pkgReader) groupVersion() {
 	resolve := func(e ast.Expr) (string, bool) {
 		switch e := e.(type) {
 		case *ast.BasicLit:
 			s, err := strconv.Unquote(e.Value)
 			return s, err == nil
 		case *ast.Ident:
-			s, ok := consts[e.Name]
+			s, ok := r.consts[e.Name]
 			return s, ok
 		}
 		return "", false
 	}
-	if group != nil && version != nil {
-		g, gok := resolve(group)
-		v, vok := resolve(version)
-		if gok && vok {
-			p.group, p.version = g, v
-		}
+	if r.group == nil || r.version == nil {
+		return
 	}
-	return p, nil
+	g, gok := resolve(r.group)
+	v, vok := resolve(r.version)
+	if gok && vok {
+		r.p.group, r.p.version = g, v
+	}
 }
 
 func readStruct(st *ast.StructType, prefix string, imports map[string]string) *goStruct {

@@ -1,0 +1,256 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// The Helm tests render docs/integrations/helm/chart through each function
+// with Helm 3 (--post-renderer BINARY) and Helm 4 (the function's plugin),
+// and compare with the function run standalone on `helm template`'s plain
+// output: the same bytes from Helm 3, the same documents from Helm 4 (which
+// re-splits the stream, adding blank lines between documents).
+
+const helmChart = "docs/integrations/helm/chart"
+
+var helmFunctions = []string{"multi-patch", "podspec-patch", "structured-replacement", "merge-values-generator"}
+
+// helmBin is the pinned helm of one major version that `make tools` builds
+// into bin/tools: $HELM3 or $HELM4, as make passes them, or bin/tools/helmN.
+func helmBin(t *testing.T, major int) string {
+	t.Helper()
+	p := os.Getenv(fmt.Sprintf("HELM%d", major))
+	if p == "" {
+		p = filepath.Join(env.root, "bin", "tools", fmt.Sprintf("helm%d", major))
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("helm v%d is not at %s: run `make tools` (builds the pinned helm into bin/tools)", major, p)
+	}
+	return p
+}
+
+// helmHome gives helm directories of its own (plugins, config, cache), so
+// that tests neither see nor change the user's.
+func helmHome(t *testing.T) []string {
+	t.Helper()
+	d := t.TempDir()
+	// Not HELM_PLUGINS: Helm 4 installs into HELM_DATA_HOME/plugins whatever
+	// it says, and would then look for plugins elsewhere.
+	return []string{"HELM_CONFIG_HOME=" + filepath.Join(d, "config"), "HELM_DATA_HOME=" + filepath.Join(d, "data"),
+		"HELM_CACHE_HOME=" + filepath.Join(d, "cache")}
+}
+
+func helmConfig(function string) string {
+	return filepath.Join("docs", "integrations", "helm", function+".yaml")
+}
+
+// helmPlain renders the chart without a post-renderer.
+func helmPlain(t *testing.T, helm string, home []string) string {
+	t.Helper()
+	r := run(t, env.root, home, nil, helm, "template", "shop", helmChart)
+	if r.code != 0 {
+		t.Fatalf("helm template:\n%s", r)
+	}
+	return r.stdout
+}
+
+// standalone runs a function on a stream, as `FUNCTION CONFIG < stream` in
+// the repository root, and requires that it changed something.
+func standalone(t *testing.T, bin, config, stream string) string {
+	t.Helper()
+	r := run(t, env.root, nil, []byte(stream), bin, config)
+	if r.code != 0 {
+		t.Fatalf("the function standalone:\n%s", r)
+	}
+	if sameDocs(stream, r.stdout) == "" {
+		t.Fatalf("%s changed nothing in the chart: the comparison would prove nothing", config)
+	}
+	return r.stdout
+}
+
+// TestHelm3PostRenderer: `helm template --post-renderer BINARY
+// --post-renderer-args CONFIG` gives exactly the function's standalone
+// output on helm's plain output, from the repository root (relative paths,
+// as documented) and from elsewhere: a config's own relative paths
+// (multi-patch path:, merge-values-generator files:) resolve against its
+// directory.
+func TestHelm3PostRenderer(t *testing.T) {
+	helm := helmBin(t, 3)
+	for _, fn := range helmFunctions {
+		t.Run(fn, func(t *testing.T) {
+			bin := requireFunction(t, fn)
+			home := helmHome(t)
+			want := standalone(t, bin, helmConfig(fn), helmPlain(t, helm, home))
+			r := run(t, env.root, home, nil, helm, "template", "shop", helmChart,
+				"--post-renderer", bin, "--post-renderer-args", helmConfig(fn))
+			if r.code != 0 || r.stdout != want {
+				t.Fatalf("helm 3 with the post-renderer differs from the function standalone:\n%s\n--- want\n%s", r, want)
+			}
+			elsewhere := t.TempDir()
+			r = run(t, elsewhere, home, nil, helm, "template", "shop", filepath.Join(env.root, helmChart),
+				"--post-renderer", bin, "--post-renderer-args", filepath.Join(env.root, helmConfig(fn)))
+			if r.code != 0 || r.stdout != want {
+				t.Fatalf("run from another directory, helm 3 with the post-renderer differs:\n%s\n--- want\n%s", r, want)
+			}
+		})
+	}
+}
+
+// helmPlugin assembles a function's Helm 4 plugin with build/helm-plugin.sh
+// (what `make helm-plugins` and the release run) from this run's binary:
+// its directory, or with platform its archive.
+func helmPlugin(t *testing.T, dir, version, fn, platform string) string {
+	t.Helper()
+	args := []string{dir, version, fn, requireFunction(t, fn)}
+	if platform != "" {
+		args = append(args, platform)
+	}
+	r := run(t, env.root, nil, nil, filepath.Join(env.root, "build", "helm-plugin.sh"), args...)
+	if r.code != 0 {
+		t.Fatalf("build/helm-plugin.sh:\n%s", r)
+	}
+	if platform == "" {
+		return filepath.Join(dir, fn)
+	}
+	os, arch, _ := strings.Cut(platform, "/")
+	return filepath.Join(dir, fmt.Sprintf("%s-%s-%s-%s.tgz", fn, strings.TrimPrefix(version, "v"), os, arch))
+}
+
+// helm4Render renders the chart through an installed plugin and compares
+// the documents with the function's standalone output.
+func helm4Render(t *testing.T, helm string, home []string, fn string) {
+	t.Helper()
+	want := standalone(t, env.built[fn], helmConfig(fn), helmPlain(t, helm, home))
+	r := run(t, env.root, home, nil, helm, "template", "shop", helmChart,
+		"--post-renderer", fn, "--post-renderer-args", helmConfig(fn))
+	if r.code != 0 {
+		t.Fatalf("helm 4 with the %s plugin:\n%s", fn, r)
+	}
+	if d := sameDocs(want, r.stdout); d != "" {
+		t.Fatalf("helm 4 with the %s plugin differs from the function standalone: %s", fn, d)
+	}
+}
+
+// TestHelm4Plugin installs each function's plugin from a directory and
+// renders the chart through it with `--post-renderer <function>`.
+func TestHelm4Plugin(t *testing.T) {
+	helm := helmBin(t, 4)
+	for _, fn := range helmFunctions {
+		t.Run(fn, func(t *testing.T) {
+			requireFunction(t, fn)
+			home := helmHome(t)
+			dir := helmPlugin(t, t.TempDir(), "v0.0.0-e2e", fn, "")
+			if r := run(t, env.root, home, nil, helm, "plugin", "install", dir); r.code != 0 {
+				t.Fatalf("installing the plugin from its directory:\n%s", r)
+			}
+			helm4Render(t, helm, home, fn)
+		})
+	}
+}
+
+// TestHelm4PluginArchive installs the release archive, from a file and
+// from a URL (a local server standing in for the GitHub release).
+func TestHelm4PluginArchive(t *testing.T) {
+	helm := helmBin(t, 4)
+	const fn = "multi-patch"
+	requireFunction(t, fn)
+	archive := helmPlugin(t, t.TempDir(), "v0.3.0-rc.1", fn, runtime.GOOS+"/"+runtime.GOARCH)
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Dir(archive))))
+	defer srv.Close()
+	for source, from := range map[string]string{"file": archive, "URL": srv.URL + "/" + filepath.Base(archive)} {
+		t.Run(source, func(t *testing.T) {
+			home := helmHome(t)
+			r := run(t, env.root, home, nil, helm, "plugin", "install", from, "--verify=false")
+			if r.code != 0 {
+				t.Fatalf("installing the plugin archive from a %s:\n%s", source, r)
+			}
+			r = run(t, env.root, home, nil, helm, "plugin", "list")
+			if !strings.Contains(r.stdout, "0.3.0-rc.1") || !strings.Contains(r.stdout, "postrenderer/v1") {
+				t.Errorf("helm plugin list does not show the plugin's version and type:\n%s", r)
+			}
+			helm4Render(t, helm, home, fn)
+		})
+	}
+}
+
+// TestHelmDocs runs docs/integrations.md's Helm commands as a user would,
+// with `helm` on PATH being Helm 3 or Helm 4 as each section says.
+func TestHelmDocs(t *testing.T) {
+	requireFunction(t, "multi-patch")
+	plainOf := func(t *testing.T, sh *docShell) string {
+		return sh.mustRun(t, "helm template shop "+helmChart+"\n").stdout
+	}
+
+	t.Run("helm3", func(t *testing.T) {
+		sh := newDocShell(t)
+		sh.withTool(t, "helm", helmBin(t, 3))
+		got := sh.mustRun(t, docBlock(t, "docs/integrations.md", "helm3-post-renderer")).stdout
+		want := sh.mustRun(t, docBlock(t, "docs/integrations.md", "helm-standalone")).stdout
+		if got != want || sameDocs(plainOf(t, sh), got) == "" {
+			t.Errorf("the Helm 3 post-renderer and the function standalone disagree (or changed nothing):\n--- post-renderer\n%s--- standalone\n%s", got, want)
+		}
+		r := sh.run(t, docBlock(t, "docs/integrations.md", "helm3-error"))
+		wantErr := strings.ReplaceAll(docBlock(t, "docs/integrations.md", "helm3-error-output"), "/home/me/patchwork", sh.dir)
+		if r.code != 1 || r.stdout != "" || r.stderr != wantErr {
+			t.Errorf("a failing post-renderer: want exit 1, no output and the page's error\n%s\n--- want stderr\n%s", r, wantErr)
+		}
+	})
+
+	t.Run("helm4", func(t *testing.T) {
+		sh := newDocShell(t)
+		sh.withTool(t, "helm", helmBin(t, 4))
+		got := sh.mustRun(t, docBlock(t, "docs/integrations.md", "helm4-plugin-dir")).stdout
+		want := sh.mustRun(t, docBlock(t, "docs/integrations.md", "helm-standalone")).stdout
+		// The block's output starts with helm plugin install's lines.
+		_, rendered, _ := strings.Cut(got, "Installed plugin: multi-patch\n")
+		if d := sameDocs(want, rendered); d != "" {
+			t.Errorf("the Helm 4 plugin and the function standalone disagree: %s\n--- output\n%s", d, got)
+		}
+		r := sh.run(t, docBlock(t, "docs/integrations.md", "helm4-error"))
+		wantErr := docBlock(t, "docs/integrations.md", "helm4-error-output")
+		if r.code != 1 || r.stdout != "" || r.stderr != wantErr {
+			t.Errorf("a failing plugin: want exit 1, no output and the page's error (the function's message first)\n%s\n--- want stderr\n%s", r, wantErr)
+		}
+		yaml := docBlock(t, "docs/integrations.md", "helm4-plugin-yaml")
+		made := sh.mustRun(t, "make helm-plugins VERSION=v0.1.0 >/dev/null\ncat bin/helm-plugins/multi-patch/plugin.yaml\n").stdout
+		if made != yaml {
+			t.Errorf("the page's plugin.yaml is not what make helm-plugins writes:\n--- page\n%s--- made\n%s", yaml, made)
+		}
+	})
+
+	t.Run("helm4-archive", func(t *testing.T) {
+		if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+			t.Skipf("the page installs the linux/amd64 archive; this machine is %s/%s", runtime.GOOS, runtime.GOARCH)
+		}
+		// A local server stands in for the GitHub release: the archive
+		// build/release.sh would publish, and SHA256SUMS.
+		release := t.TempDir()
+		archive := helmPlugin(t, release, "v0.1.0", "multi-patch", "linux/amd64")
+		r := run(t, release, nil, nil, "sha256sum", filepath.Base(archive))
+		if err := os.WriteFile(filepath.Join(release, "SHA256SUMS"), []byte(r.stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(http.FileServer(http.Dir(release)))
+		defer srv.Close()
+		tool(t, "curl", "apt-get install curl (make tools does, as root)")
+		sh := newDocShell(t)
+		sh.withTool(t, "helm", helmBin(t, 4))
+		block := docBlock(t, "docs/integrations.md", "helm4-plugin-archive")
+		const github = "https://github.com/patchwork-krm/patchwork/releases/download/v0.1.0"
+		if !strings.Contains(block, github) {
+			t.Fatalf("the block no longer downloads from %s:\n%s", github, block)
+		}
+		out := sh.mustRun(t, strings.ReplaceAll(block, github, srv.URL), "..").stdout
+		for _, want := range []string{"multi-patch-0.1.0-linux-amd64.tgz: OK", "Installed plugin: multi-patch", "multi-patch\t0.1.0"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("the output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+}

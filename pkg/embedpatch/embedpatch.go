@@ -166,11 +166,37 @@ func (p *Patch) Apply(text string, o Options) (string, error) {
 	if p.typ == Merge && !p.fill {
 		return p.merge(text, format, o)
 	}
-	want := yaml.CopyYNode(roots[0])
+	want := copyTree(roots[0])
 	if err := p.applyNodes(want, o); err != nil {
 		return "", err
 	}
 	return write(text, roots[0], want, eo, format)
+}
+
+// copyTree deep-copies a document's nodes, its aliases pointing at the
+// copies of their anchors: a patch that changes an anchored value changes
+// what its aliases stand for, in the copy as in the text.
+func copyTree(root *yaml.Node) *yaml.Node {
+	copies := map[*yaml.Node]*yaml.Node{}
+	var cp func(n *yaml.Node) *yaml.Node
+	cp = func(n *yaml.Node) *yaml.Node {
+		c := *n
+		copies[n] = &c
+		if len(n.Content) > 0 {
+			c.Content = make([]*yaml.Node, len(n.Content))
+			for i, k := range n.Content {
+				c.Content[i] = cp(k)
+			}
+		}
+		return &c
+	}
+	out := cp(root)
+	for _, c := range copies {
+		if c.Kind == yaml.AliasNode && copies[c.Alias] != nil {
+			c.Alias = copies[c.Alias]
+		}
+	}
+	return out
 }
 
 // detect is the format of text as package embedded reads it.

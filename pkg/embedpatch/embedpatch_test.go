@@ -143,6 +143,12 @@ scrape_configs:
 }
 `,
 	}, {
+		name:  "an anchored value changed changes what its aliases stand for",
+		typ:   Strategic,
+		text:  "base: &b {a: 1}\nuse: *b\n",
+		patch: "base: {c: 2}",
+		want:  "base: &b {a: 1, c: 2}\nuse: *b\n",
+	}, {
 		name:  "a patch that changes nothing returns the text as it is",
 		typ:   JSON6902,
 		text:  configJSON,

@@ -110,7 +110,7 @@ func meaning(t *testing.T, p *Patch, text, patch string, o Options) (any, bool) 
 	}
 	// strategic merges and defaults: the merge engine's nodes are the
 	// reference; what is checked is that the text says the same.
-	want := yaml.CopyYNode(root[0])
+	want := copyTree(root[0])
 	if err := p.applyNodes(want, o); err != nil {
 		t.Fatalf("Apply succeeded where the merge fails: %v", err)
 	}

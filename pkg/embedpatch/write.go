@@ -56,6 +56,11 @@ type differ struct {
 
 // diff compares a (the document, as written) with b (as wanted) at path.
 func (d *differ) diff(path fieldpath.Path, a, b *yaml.Node) error {
+	if a.Kind == yaml.AliasNode && b.Kind == yaml.AliasNode && a.Value == b.Value {
+		// Still the alias of the same anchor: what changed there is
+		// written at the anchor, and the alias follows.
+		return nil
+	}
 	alias := a.Kind == yaml.AliasNode
 	a, b = resolve(a), resolve(b)
 	if same(a, b) {

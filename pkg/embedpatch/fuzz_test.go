@@ -47,7 +47,12 @@ func FuzzApply(f *testing.F) {
 		o := Options{Type: declared}
 		out, err := p.Apply(text, o)
 		if err != nil {
-			if strings.Contains(err.Error(), "internal error") || strings.Contains(err.Error(), "please report") {
+			// Package embedded refuses, safely, edits it cannot lay out
+			// (a flow map entry without a colon, {a}, given a value):
+			// its limits, not this package's mistakes. Any other error
+			// that says "please report" is a bug here.
+			refused := strings.Contains(err.Error(), "without disturbing the rest of it")
+			if !refused && (strings.Contains(err.Error(), "internal error") || strings.Contains(err.Error(), "please report")) {
 				t.Fatalf("%v\ntext:\n%s\npatch:\n%s", err, text, patch)
 			}
 			return

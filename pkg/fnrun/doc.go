@@ -15,8 +15,9 @@
 // RunResourceList and RunBytes run a ResourceList held in a stream or in
 // memory. A Transform decodes its config with Decode (unknown fields are
 // errors, with their line and the field meant), reads the files a config
-// names with Request.ReadFile (relative, below the config's directory,
-// regular files of bounded size: a config may come from an author the user
-// does not control), and reports with Errorf and Warningf, whose messages
+// names with Request.ReadFile, or Request.ReadTree for a file or a
+// directory's files (relative, below the config's directory, regular files
+// of bounded size: a config may come from an author the user does not
+// control), and reports with Errorf and Warningf, whose messages
 // name the config entry, the resource and the field.
 package fnrun

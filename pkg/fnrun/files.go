@@ -33,19 +33,29 @@ const DefaultMaxFileSize = 1 << 20
 //     socket (a link to /dev/zero would be read forever);
 //   - the file is at most the size limit (MaxFileSizeEnv).
 func (r *Request) ReadFile(rel string) ([]byte, error) {
+	_, target, limit, err := r.locate(rel)
+	if err != nil {
+		return nil, err
+	}
+	return readRegular(target, rel, limit)
+}
+
+// locate checks a path named in the config as ReadFile's rules say and
+// returns the root, the path's target (both absolute, free of links) and
+// the size limit.
+func (r *Request) locate(rel string) (root, target string, limit int64, err error) {
 	if rel == "" {
-		return nil, fmt.Errorf("empty file path")
+		return "", "", 0, fmt.Errorf("empty file path")
 	}
 	if filepath.IsAbs(rel) {
-		return nil, fmt.Errorf("file %q: absolute paths are not allowed; give a path relative to the config's directory", rel)
+		return "", "", 0, fmt.Errorf("file %q: absolute paths are not allowed; give a path relative to the config's directory", rel)
 	}
 	clean := filepath.Clean(filepath.FromSlash(rel))
 	if escapes(clean) {
-		return nil, fmt.Errorf("file %q is outside the config's directory", rel)
+		return "", "", 0, fmt.Errorf("file %q is outside the config's directory", rel)
 	}
-	limit, err := maxFileSize()
-	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", rel, err)
+	if limit, err = maxFileSize(); err != nil {
+		return "", "", 0, fmt.Errorf("file %q: %w", rel, err)
 	}
 	dir := r.ConfigDir
 	if dir == "" {
@@ -54,24 +64,24 @@ func (r *Request) ReadFile(rel string) ([]byte, error) {
 	// Both sides absolute and free of links before comparing: a relative
 	// root against a link's absolute target cannot be compared at all
 	// (filepath.Rel fails), which once let every link through.
-	root, err := filepath.Abs(dir)
+	root, err = filepath.Abs(dir)
 	if err == nil {
 		root, err = filepath.EvalSymlinks(root)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("file %q: the config's directory: %w", rel, unwrapPathError(err))
+		return "", "", 0, fmt.Errorf("file %q: the config's directory: %w", rel, unwrapPathError(err))
 	}
-	target, err := filepath.EvalSymlinks(filepath.Join(root, clean))
+	target, err = filepath.EvalSymlinks(filepath.Join(root, clean))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("file %q: %w %s", rel, unwrapPathError(err), r.lookedFor(dir, clean))
+			return "", "", 0, fmt.Errorf("file %q: %w %s", rel, unwrapPathError(err), r.lookedFor(dir, clean))
 		}
-		return nil, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
+		return "", "", 0, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
 	}
 	if !within(root, target) {
-		return nil, fmt.Errorf("file %q leads outside the config's directory (through a symbolic link)", rel)
+		return "", "", 0, fmt.Errorf("file %q leads outside the config's directory (through a symbolic link)", rel)
 	}
-	return readRegular(target, rel, limit)
+	return root, target, limit, nil
 }
 
 // lookedFor says where a file that is not there was looked for, and why

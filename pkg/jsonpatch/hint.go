@@ -16,9 +16,10 @@ import (
 // typo, the nearest key ("did you mean /spec/replicas?"). It returns "" when
 // every step the operation needs is there (the failure is something else).
 //
-// With secret set (the document is a Secret), the keys of its data and
-// stringData are never listed or suggested: they say what it holds.
-func pathHint(doc []byte, path string, needLast bool, secret bool) string {
+// With v.secret set (the document is a Secret), the keys of its data and
+// stringData are never listed or suggested: they say what it holds; in a
+// document held in a Secret's value (v.embedded too), no key is.
+func pathHint(doc []byte, path string, needLast bool, v view) string {
 	var root any
 	if err := json.Unmarshal(doc, &root); err != nil {
 		return ""
@@ -33,15 +34,15 @@ func pathHint(doc []byte, path string, needLast bool, secret bool) string {
 		at := joinPointer(segs[:i])
 		switch c := cur.(type) {
 		case map[string]any:
-			v, ok := c[seg]
+			next, ok := c[seg]
 			if ok {
-				cur = v
+				cur = next
 				continue
 			}
 			if last && !needLast {
 				return ""
 			}
-			return missingKey(c, segs, i, at, secret && isSecretData(segs[:i]))
+			return missingKey(c, segs, i, v.displayAt(at), v.secret && (v.embedded || isSecretData(segs[:i])))
 		case []any:
 			if seg == "-" && last && !needLast {
 				return ""
@@ -49,25 +50,25 @@ func pathHint(doc []byte, path string, needLast bool, secret bool) string {
 			n, err := strconv.Atoi(seg)
 			switch {
 			case err != nil || seg != strconv.Itoa(n):
-				return fmt.Sprintf("%s is a list: a JSON patch path selects its elements by index (0 to %d), not %q", displayAt(at), len(c)-1, seg)
+				return fmt.Sprintf("%s is a list: a JSON patch path selects its elements by index (0 to %d), not %q", v.displayAt(at), len(c)-1, seg)
 			case n < len(c):
 				cur = c[n]
 				continue
 			case last && !needLast && n == len(c):
 				return ""
 			}
-			return fmt.Sprintf("%s has %s, so there is no index %d", displayAt(at), elements(len(c)), n)
+			return fmt.Sprintf("%s has %s, so there is no index %d", v.displayAt(at), elements(len(c)), n)
 		default:
-			return fmt.Sprintf("%s is %s, not a map or list, so %s cannot go into it", displayAt(at), valueName(c), strconv.Quote(seg))
+			return fmt.Sprintf("%s is %s, not a map or list, so %s cannot go into it", v.displayAt(at), valueName(c), strconv.Quote(seg))
 		}
 	}
 	return ""
 }
 
-// missingKey says that map m at path at lacks segs[i], naming the nearest
-// key and those there unless hide is set.
+// missingKey says that map m at path at (as messages name it) lacks
+// segs[i], naming the nearest key and those there unless hide is set.
 func missingKey(m map[string]any, segs []string, i int, at string, hide bool) string {
-	msg := fmt.Sprintf("%s has no key %q", displayAt(at), segs[i])
+	msg := fmt.Sprintf("%s has no key %q", at, segs[i])
 	if hide {
 		return msg
 	}
@@ -123,11 +124,23 @@ func joinPointer(segs []string) string {
 	return b.String()
 }
 
-func displayAt(at string) string {
-	if at == "" {
-		return "the resource"
+// view is how messages see the document a patch applies to.
+type view struct {
+	// secret: a Secret, or (with embedded) a Secret's value.
+	secret bool
+	// embedded: a document held in a string, whose root is not a
+	// resource.
+	embedded bool
+}
+
+func (v view) displayAt(at string) string {
+	switch {
+	case at != "":
+		return at
+	case v.embedded:
+		return "the document"
 	}
-	return at
+	return "the resource"
 }
 
 func elements(n int) string {
@@ -154,11 +167,11 @@ func valueName(v any) string {
 
 // opHint explains why operation op does not apply to doc: its from (move,
 // copy) or its path does not resolve. "" when both do.
-func opHint(doc []byte, kind, path, from string, secret bool) string {
+func opHint(doc []byte, kind, path, from string, v view) string {
 	if kind == "move" || kind == "copy" {
-		if h := pathHint(doc, from, true, secret); h != "" {
+		if h := pathHint(doc, from, true, v); h != "" {
 			return "from: " + h
 		}
 	}
-	return pathHint(doc, path, kind != "add" && kind != "move" && kind != "copy", secret)
+	return pathHint(doc, path, kind != "add" && kind != "move" && kind != "copy", v)
 }

@@ -49,3 +49,21 @@ func TestPathHintsKeepSecretKeys(t *testing.T) {
 		}
 	}
 }
+
+// In a document held in a string, paths address its root, "the document";
+// in one that is a Secret's value, no key found is named.
+func TestEmbeddedPathHints(t *testing.T) {
+	doc := yaml.MustParse(`{"server": {"tls": false, "port": 80}}`)
+	o, err := ParseOps(yaml.MustParse(`[{op: replace, path: /servr/tls, value: true}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for secret, want := range map[bool]string{
+		false: `op[0] replace /servr/tls: the document has no key "servr" (did you mean /server/tls? keys there: server)`,
+		true:  `op[0] replace /servr/tls: the document has no key "servr"`,
+	} {
+		if err := o.ApplyEmbedded(doc.Copy(), secret); err == nil || err.Error() != want {
+			t.Errorf("secret %v:\n got  %v\n want %s", secret, err, want)
+		}
+	}
+}

@@ -85,17 +85,29 @@ func checkOp(op *yaml.Node) error {
 // Apply applies the operations to doc in place. On error doc is unchanged
 // and the error names the failing operation and its path.
 func (o *Ops) Apply(doc *yaml.RNode) error {
-	return withMergeKeys(doc, o.apply)
+	return withMergeKeys(doc, func(d *yaml.RNode) error {
+		return o.apply(d, view{secret: d.GetKind() == "Secret"})
+	})
 }
 
-func (o *Ops) apply(doc *yaml.RNode) error {
+// ApplyEmbedded is Apply for a document held in a string (the config.json
+// of a ConfigMap): paths address its root, which messages call "the
+// document". With secret (the string is a Secret's value) messages name
+// no key found in it.
+func (o *Ops) ApplyEmbedded(doc *yaml.RNode, secret bool) error {
+	return withMergeKeys(doc, func(d *yaml.RNode) error {
+		return o.apply(d, view{secret: secret, embedded: true})
+	})
+}
+
+func (o *Ops) apply(doc *yaml.RNode, v view) error {
 	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
 	}
 	out, err := o.patch.Apply(in)
 	if err != nil {
-		return o.explain(in, err, doc.GetKind() == "Secret")
+		return o.explain(in, err, v)
 	}
 	return syncJSON(doc, out, nil)
 }
@@ -104,14 +116,14 @@ func (o *Ops) apply(doc *yaml.RNode) error {
 // only a failing patch pays for it. When the operation's path does not
 // resolve, the message says where it stops and what is there (opHint)
 // rather than the library's "doc is missing key".
-func (o *Ops) explain(in []byte, whole error, secret bool) error {
+func (o *Ops) explain(in []byte, whole error, v view) error {
 	cur := in
 	for i, op := range o.patch {
 		next, err := jsonpatch.Patch{op}.Apply(cur)
 		if err != nil {
 			path, _ := op.Path()
 			from, _ := op.From()
-			if h := opHint(cur, op.Kind(), path, from, secret); h != "" {
+			if h := opHint(cur, op.Kind(), path, from, v); h != "" {
 				return fmt.Errorf("op[%d] %s %s: %s", i, op.Kind(), path, h)
 			}
 			if path == "" {

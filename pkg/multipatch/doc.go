@@ -22,4 +22,10 @@
 // unless options allow it, and references to a renamed resource follow it
 // (package namerefs). Any error fails the whole run and leaves every
 // resource as it was.
+//
+// Beyond kustomize: schemas and mergeKeys (package mergemeta) add merge
+// metadata from files and declare the keys of lists no schema describes;
+// mode: default makes a strategic or merge patch fill only what a resource
+// lacks (smp.Options.Default); an entry with embedded: patches the JSON or
+// YAML documents strings hold (package embedpatch, embedded.go).
 package multipatch

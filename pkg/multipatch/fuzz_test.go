@@ -7,20 +7,23 @@ import (
 )
 
 // FuzzPatch: any patch text and type is either refused with an error or
-// applies to a resource without panicking.
+// applies to a resource without panicking, as a patch and as a default
+// (mode: default).
 func FuzzPatch(f *testing.F) {
 	f.Add("spec:\n  replicas: 3\n", "", true)
 	f.Add("- op: add\n  path: /metadata/labels/a\n  value: b\n", "JsonPatch", true)
 	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: null}\n---\n$patch: delete\n", "", false)
 	f.Add("metadata: {labels: {x: null}}", "MergePatch", true)
 	f.Fuzz(func(t *testing.T, text, typ string, targeted bool) {
-		docs, err := parseDocuments(text, typ, targeted, nil)
-		if err != nil {
-			return
-		}
-		for _, d := range docs {
-			res := yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {a: b}\ndata:\n  a: '1'\n")
-			_, _, _ = d.apply(res, nil)
+		for _, fill := range []bool{false, true} {
+			docs, err := parseDocuments(text, typ, targeted, nil, fill)
+			if err != nil {
+				continue
+			}
+			for _, d := range docs {
+				res := yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {a: b}\ndata:\n  a: '1'\n")
+				_, _, _ = d.apply(res, nil)
+			}
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
 	"github.com/patchwork-krm/patchwork/pkg/namerefs"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
@@ -33,12 +34,20 @@ type compiled struct {
 	entry
 	docs []*document
 	sel  *selector.SetMatcher // nil: each document selects its own resource
+	// fill: mode: default (smp.Options.Default).
+	fill bool
+	// into is set for a patch into strings (embedded.go).
+	into *intoStrings
 }
 
 func transform(req *fnrun.Request) error {
-	entries, err := decode(req.Config)
+	entries, mc, err := decode(req.Config)
 	if err != nil {
 		return err
+	}
+	meta, err := mergemeta.Load(req, mc)
+	if err != nil {
+		return splitErrors(err)
 	}
 	var errs framework.Results
 	var patches []*compiled
@@ -60,7 +69,7 @@ func transform(req *fnrun.Request) error {
 		return errs
 	}
 
-	a := applier{req: req, ix: selector.NewIndex(req.Items, req.Config)}
+	a := applier{req: req, ix: selector.NewIndex(req.Items, req.Config), meta: meta}
 	for _, c := range patches {
 		a.run(c)
 		if len(a.errs) >= maxErrors {
@@ -74,9 +83,33 @@ func transform(req *fnrun.Request) error {
 	return nil
 }
 
+// splitErrors makes each of several joined errors a result of its own.
+func splitErrors(err error) error {
+	multi, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return err
+	}
+	var rs framework.Results
+	for _, e := range multi.Unwrap() {
+		rs = append(rs, fnrun.Errorf("", nil, "", "%v", e))
+	}
+	return rs
+}
+
 func compile(req *fnrun.Request, e entry) (*compiled, error) {
 	if err := fnrun.CheckOnNoMatch(e.OnNoMatch); err != nil {
 		return nil, err
+	}
+	switch e.Mode {
+	case "", modeDefault:
+	default:
+		return nil, fmt.Errorf("mode: unknown mode %q (want default, which fills only what a resource lacks; or no mode)", e.Mode)
+	}
+	if e.Embedded != "" {
+		return compileEmbedded(req, e)
+	}
+	if e.Format != "" {
+		return nil, fmt.Errorf("format: says the language of the strings an embedded patch goes into, and there is no embedded")
 	}
 	text, err := req.InlineOrFile(e.Patch.Patch, e.Path, e.File)
 	if err != nil {
@@ -91,11 +124,12 @@ func compile(req *fnrun.Request, e entry) (*compiled, error) {
 		return nil, fmt.Errorf("no patch: give patch (inline) or path (a file)")
 	}
 	targeted := e.Target != nil || len(e.Targets) > 0
-	docs, err := parseDocuments(text, e.Type, targeted, e.Reject)
+	fill := e.Mode == modeDefault
+	docs, err := parseDocuments(text, e.Type, targeted, e.Reject, fill)
 	if err != nil {
 		return nil, req.SyntaxError(err, text, e.name, "patch", cmp.Or(e.Path, e.File))
 	}
-	c := &compiled{entry: e, docs: docs}
+	c := &compiled{entry: e, docs: docs, fill: fill}
 	if targeted {
 		if c.sel, err = selector.CompileSet(e.Set); err != nil {
 			return nil, err
@@ -113,10 +147,10 @@ func (e emptyFile) Error() string { return fmt.Sprintf("patch file %q is empty",
 // applier applies compiled entries in order, each on the result of the one
 // before, keeping the selection index current.
 type applier struct {
-	req    *fnrun.Request
-	ix     *selector.Index
-	schema *schema.Schema
-	errs   framework.Results
+	req  *fnrun.Request
+	ix   *selector.Index
+	meta *mergemeta.Meta // schema files, CRDs, declared keys
+	errs framework.Results
 	// renames are the name changes of the current entry, for followRenames.
 	renames []namerefs.Target
 	// checked remembers, per strategic document and kind, whether the
@@ -128,25 +162,47 @@ type applier struct {
 type checkKey struct {
 	doc              *document
 	apiVersion, kind string
+	// decls names the declared merge keys the type has (mergemeta).
+	decls string
 }
 
-func (a *applier) schemaFor(res *yaml.RNode) *schema.Type {
-	if a.schema == nil {
-		s, ignored, err := schema.Builtin().WithCRDs(a.ix.Items())
-		if err != nil {
-			a.errs = append(a.errs, fnrun.Errorf("", nil, "", "reading CustomResourceDefinitions: %v", err))
-			s = schema.Builtin()
-		}
-		for _, ic := range ignored {
-			a.req.Results = append(a.req.Results, fnrun.Warningf("", ic.CRD, "", "%s", ic))
-		}
-		a.schema = s
+// schema is the run's merge metadata (mergemeta.Meta.Schema): built-in
+// types, schema files, the CRDs among the items. A schema that cannot be
+// read is an error, reported once; the built-in types stand in.
+func (a *applier) schema() *schema.Schema {
+	s, err := a.meta.Schema(a.ix.Items())
+	if err != nil {
+		a.errs = append(a.errs, fnrun.Errorf("", nil, "", "%v", err))
+		s, _ = a.meta.Schema(nil)
 	}
-	return a.schema.Lookup(res.GetApiVersion(), res.GetKind())
+	return s
+}
+
+// typeFor is the schema type item i merges with, its declared lists
+// included, and what identifies the declarations; false when a
+// declaration cannot apply to it (reported once per entry and kind).
+func (a *applier) typeFor(i int) (*schema.Type, string, bool) {
+	a.schema() // reports a schema that cannot be read
+	t, decls, err := a.meta.TypeFor(a.ix, i)
+	if err != nil {
+		var de *mergemeta.DeclError
+		if errors.As(err, &de) {
+			if de.First {
+				a.errs = append(a.errs, fnrun.Errorf(de.Entry, a.ix.Item(i), de.Field, "%s", de.Msg))
+			}
+			return nil, "", false
+		}
+		return nil, "", false
+	}
+	return t, decls, true
 }
 
 func (a *applier) run(c *compiled) {
-	matched := 0
+	if c.into != nil {
+		a.runInto(c)
+		return
+	}
+	matched, filled := 0, 0
 	changed, deleted := map[int]bool{}, 0
 	for di, d := range c.docs {
 		sel := c.sel
@@ -157,7 +213,7 @@ func (a *applier) run(c *compiled) {
 		var elements smp.Tally
 		for _, i := range selected {
 			before := fnrun.Fingerprint(a.ix.Item(i))
-			a.applyOne(c, d, i, &elements)
+			filled += a.applyOne(c, d, i, &elements)
 			switch {
 			case a.ix.Removed(i):
 				deleted++
@@ -190,8 +246,20 @@ func (a *applier) run(c *compiled) {
 	if deleted > 0 {
 		summary += fmt.Sprintf(", %d deleted", deleted)
 	}
-	a.req.Summarize(c.name, "%s (%d selected)", summary, matched)
+	summary = fmt.Sprintf("%s (%d selected)", summary, matched)
+	if c.fill {
+		summary += fmt.Sprintf(": defaults filled %s; %s left as %s", fnrun.Plural(filled, "field"),
+			fnrun.Plural(matched-len(changed), "resource"), wasWere(matched-len(changed)))
+	}
+	a.req.Summarize(c.name, "%s", summary)
 	a.followRenames()
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "it was"
+	}
+	return "they were"
 }
 
 // followRenames makes the references to the resources the entry renamed
@@ -235,10 +303,12 @@ func namespaced(n *yaml.RNode) string {
 	return n.GetName()
 }
 
-func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally) {
+// applyOne applies one document to item i; it returns how many values a
+// default filled.
+func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally) int {
 	res := a.ix.Item(i)
 	if !a.checkTypos(c, d, res) {
-		return
+		return 0
 	}
 	var before identity
 	var metaBefore *yaml.Node
@@ -250,11 +320,15 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally)
 	}
 	var t *schema.Type
 	if d.typ == typeSMP && !d.deletes {
-		t = a.schemaFor(res)
-		key := checkKey{d, res.GetApiVersion(), res.GetKind()}
+		var decls string
+		var ok bool
+		if t, decls, ok = a.typeFor(i); !ok {
+			return 0
+		}
+		key := checkKey{d, res.GetApiVersion(), res.GetKind(), decls}
 		err, seen := a.checked[key]
 		if !seen {
-			err = smp.Validate(d.node, t)
+			err = smp.ValidateWith(d.node, t, smp.Options{Default: d.fill})
 			if a.checked == nil {
 				a.checked = map[checkKey]error{}
 			}
@@ -264,18 +338,18 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally)
 			if !seen { // the same error for every resource of the kind: say it once
 				a.report(c, res, err)
 			}
-			return
+			return 0
 		}
 	}
-	remove, els, err := d.apply(res, t)
+	remove, r, err := d.apply(res, t)
 	if err != nil {
 		a.report(c, res, err)
-		return
+		return 0
 	}
-	elements.Add(i, els)
+	elements.Add(i, r.Elements)
 	if remove {
 		a.ix.Remove(i)
-		return
+		return 0
 	}
 	if d.touchesIdentity {
 		nulled, field, problem := normalizeIdentity(res)
@@ -284,7 +358,7 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally)
 			// they came in
 			before.put(res, metaBefore)
 			a.report(c, res, fmt.Errorf("%s %s; a resource keeps its apiVersion, kind and metadata.name as strings (and metadata as a map), so the patch cannot apply", field, problem))
-			return
+			return 0
 		}
 		if removed := before.restoreRemoved(res); len(removed) > 0 {
 			what := "removes " + strings.Join(removed, ", ")
@@ -305,7 +379,7 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally)
 			// Later steps of a kustomize build find it by its earlier ID.
 			if err := selector.RecordEarlierID(res, selector.ID{Kind: before.kind, Name: before.name, Namespace: before.namespace}); err != nil {
 				a.report(c, res, err)
-				return
+				return 0
 			}
 			if now.kind == before.kind && now.namespace == before.namespace {
 				a.renames = append(a.renames, namerefs.Target{Kind: now.kind, Namespace: now.namespace, Old: before.name, New: now.name})
@@ -313,6 +387,7 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally)
 		}
 		a.ix.Refresh(i)
 	}
+	return r.Filled
 }
 
 // report records an error of an entry on a resource, with the field path a

@@ -36,10 +36,12 @@ type document struct {
 	// touchesIdentity is set when the document may change apiVersion, kind
 	// or metadata, so the selection index must be refreshed after it.
 	touchesIdentity bool
+	// fill: the entry's mode is default.
+	fill bool
 }
 
 // parseDocuments splits patch text into documents and settles their type.
-func parseDocuments(text, typ string, targeted bool, reject []selector.Selector) ([]*document, error) {
+func parseDocuments(text, typ string, targeted bool, reject []selector.Selector, fill bool) ([]*document, error) {
 	switch typ {
 	case "", typeSMP, typeJSON, typeMerge:
 	default:
@@ -54,7 +56,7 @@ func parseDocuments(text, typ string, targeted bool, reject []selector.Selector)
 	}
 	var docs []*document
 	for i, n := range nodes {
-		d, err := parseDocument(n, typ, targeted, reject)
+		d, err := parseDocument(n, typ, targeted, reject, fill)
 		if err != nil {
 			if len(nodes) > 1 {
 				return nil, fmt.Errorf("document %d: %w", i, err)
@@ -66,7 +68,7 @@ func parseDocuments(text, typ string, targeted bool, reject []selector.Selector)
 	return docs, nil
 }
 
-func parseDocument(n *yaml.RNode, typ string, targeted bool, reject []selector.Selector) (*document, error) {
+func parseDocument(n *yaml.RNode, typ string, targeted bool, reject []selector.Selector, fill bool) (*document, error) {
 	kind := n.YNode().Kind
 	if typ == "" {
 		switch kind {
@@ -78,8 +80,21 @@ func parseDocument(n *yaml.RNode, typ string, targeted bool, reject []selector.S
 			return nil, fmt.Errorf("a patch is a map (strategic merge or merge patch) or a list of operations (JSON patch), got %q", strings.TrimSpace(n.MustString()))
 		}
 	}
-	d := &document{typ: typ}
+	d := &document{typ: typ, fill: fill}
 	var err error
+	if fill && typ == typeJSON {
+		return nil, fmt.Errorf("mode: default fills what a resource lacks; a JSON patch's operations say themselves what to do, so it has no default mode (use a strategic or merge patch)")
+	}
+	switch {
+	case fill && typ == typeMerge:
+		// A default merge patch merges without a schema (apply): its
+		// errors are known now, whatever it meets.
+		if err := smp.ValidateWith(n, nil, smp.Options{Default: true}); err != nil {
+			return nil, err
+		}
+	case fill && smp.IsDeleteDirective(n):
+		return nil, fmt.Errorf("mode: default fills what a resource lacks; $patch: delete would delete it")
+	}
 	switch typ {
 	case typeJSON:
 		if d.ops, err = jsonpatch.ParseOps(n); err != nil {
@@ -182,17 +197,21 @@ func splitYAML(text string) ([]*yaml.RNode, error) {
 
 // apply applies the document to one resource. It returns true when the
 // resource is to be removed, and for a strategic merge what became of the
-// keyed list elements the patch names.
-func (d *document) apply(res *yaml.RNode, t *schema.Type) (bool, []smp.Element, error) {
-	switch d.typ {
-	case typeJSON:
-		return false, nil, d.ops.Apply(res)
-	case typeMerge:
-		return false, nil, d.merge.Apply(res)
+// keyed list elements the patch names; for a default, what it filled.
+func (d *document) apply(res *yaml.RNode, t *schema.Type) (bool, smp.Result, error) {
+	switch {
+	case d.typ == typeJSON:
+		return false, smp.Result{}, d.ops.Apply(res)
+	case d.typ == typeMerge && d.fill:
+		// RFC 7386 knows no list merges: a default merge patch fills
+		// without a schema.
+		r, err := smp.MergeWith(res, d.node, nil, smp.Options{Default: true})
+		return false, r, err
+	case d.typ == typeMerge:
+		return false, smp.Result{}, d.merge.Apply(res)
+	case d.deletes:
+		return true, smp.Result{}, nil
 	}
-	if d.deletes {
-		return true, nil, nil
-	}
-	els, err := smp.MergeElements(res, d.node, t)
-	return false, els, err
+	r, err := smp.MergeWith(res, d.node, t, smp.Options{Track: true, Default: d.fill})
+	return false, r, err
 }

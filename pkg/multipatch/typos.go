@@ -17,7 +17,7 @@ func (a *applier) checkTypos(c *compiled, d *document, res *yaml.RNode) bool {
 	if d.node == nil || d.deletes {
 		return true // a JSON patch, or a deletion: no fields to check
 	}
-	key := checkKey{d, res.GetApiVersion(), res.GetKind()}
+	key := checkKey{doc: d, apiVersion: res.GetApiVersion(), kind: res.GetKind()}
 	if a.typos == nil {
 		a.typos = map[checkKey]bool{}
 	}
@@ -25,8 +25,7 @@ func (a *applier) checkTypos(c *compiled, d *document, res *yaml.RNode) bool {
 	if seen {
 		return !(bad && c.strict)
 	}
-	a.schemaFor(res) // reads the CRDs among the items
-	unknown := schema.UnknownFields(d.node, a.schema.Shape(res.GetApiVersion(), res.GetKind()))
+	unknown := schema.UnknownFields(d.node, a.schema().Shape(res.GetApiVersion(), res.GetKind()))
 	a.typos[key] = len(unknown) > 0
 	for _, u := range unknown {
 		msg := fmt.Sprintf("unknown field %q for %s %s", u.Field, res.GetApiVersion(), res.GetKind())

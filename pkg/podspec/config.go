@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -22,6 +23,10 @@ type Config struct {
 	// Strict makes a patch field the PodSpec or Container does not have
 	// (imagePullPolice) an error instead of a warning.
 	Strict bool `json:"strict,omitempty"`
+	// Schemas and MergeKeys add merge metadata, as in multi-patch; here
+	// a mergeKeys path starts at the PodSpec (containers.*.x), as the
+	// patches do.
+	mergemeta.Config
 }
 
 // Patch is one entry of patchesPodSpec.
@@ -48,6 +53,9 @@ type Patch struct {
 	// InitContainers extends ContainerPatch to the init containers.
 	InitContainers bool   `json:"initContainers,omitempty"`
 	OnNoMatch      string `json:"onNoMatch,omitempty"`
+	// Mode "default" makes the patch and the strategic containerPatch fill
+	// only what a PodSpec, and each container, lacks.
+	Mode string `json:"mode,omitempty"`
 }
 
 // PodSpecPath tells where the PodSpec of a custom workload lives.

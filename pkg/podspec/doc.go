@@ -20,6 +20,11 @@
 //     adds are never its targets, so that a re-run, which finds the
 //     sidecar already there, changes nothing.
 //
+// With mode: default, patch and a strategic containerPatch only fill what
+// the PodSpec, and each container, lacks; schemas and mergeKeys (package
+// mergemeta, paths from the PodSpec) work as in multi-patch, where the
+// PodSpec schema leaves room.
+//
 // As in multi-patch, what would pass in silence gets a result (a selection
 // or a container name that matches nothing, a field a PodSpec or Container
 // does not have, strict: true making the patch's warnings errors), and any

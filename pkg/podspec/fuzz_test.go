@@ -4,41 +4,56 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
 // FuzzPodSpecPatch: any PodSpec and container patch text is refused with an
 // error or applies to a workload without panicking, and applying it a second
-// time changes nothing (strategic patches only: JSON ops may append).
+// time changes nothing (strategic patches only: JSON ops may append); the
+// same as a default (mode: default), which never adds a container.
 func FuzzPodSpecPatch(f *testing.F) {
 	f.Add("containers:\n- name: envoy\n  image: e\n", "imagePullPolicy: Always\n")
 	f.Add("volumes:\n- name: v\n  emptyDir: {}\n", "- op: add\n  path: /args\n  value: [a]\n")
 	f.Add("containers:\n- name: app\n  $patch: delete\n", "env:\n- name: A\n  value: b\n")
 	f.Fuzz(func(t *testing.T, patch, containerPatch string) {
-		c := &compiled{name: "fuzz"}
-		var err error
-		if c.podSpec, err = parsePodSpecPatch(patch); err != nil {
-			return
-		}
-		if containerPatch != "" && c.parseContainerPatch(containerPatch) != nil {
-			return
-		}
-		owned := map[string]bool{}
-		for _, name := range patchedNames(c.podSpec) {
-			owned[name] = true
-		}
-		w := yaml.MustParse("containers:\n- name: app\n  image: a\n  ports:\n  - containerPort: 80\ninitContainers:\n- name: init\n")
-		if _, _, err := c.apply(w, "spec", owned); err != nil {
-			return
-		}
-		if c.ops != nil {
-			return
-		}
-		once := w.MustString()
-		if _, _, err := c.apply(w, "spec", owned); err != nil {
-			t.Fatalf("second application failed")
-		}
-		if twice := w.MustString(); twice != once {
-			t.Fatalf("not idempotent:\n%s\n---\n%s", once, twice)
+		for _, fill := range []bool{false, true} {
+			checkPodSpecPatch(t, patch, containerPatch, fill)
 		}
 	})
+}
+
+func checkPodSpecPatch(t *testing.T, patch, containerPatch string, fill bool) {
+	c := &compiled{name: "fuzz", fill: fill}
+	var err error
+	if c.podSpec, err = parsePodSpecPatch(patch, fill); err != nil {
+		return
+	}
+	if containerPatch != "" && c.parseContainerPatch(containerPatch) != nil {
+		return
+	}
+	owned := map[string]bool{}
+	for _, name := range patchedNames(c.podSpec) {
+		owned[name] = true
+	}
+	w := yaml.MustParse("containers:\n- name: app\n  image: a\n  ports:\n  - containerPort: 80\ninitContainers:\n- name: init\n")
+	pod := schema.Builtin().Named(podSpecType)
+	if _, err := c.apply(w, "spec", owned, pod); err != nil {
+		return
+	}
+	if fill && len(w.YNode().Content) > 0 {
+		if n := len(w.Field("containers").Value.YNode().Content); n != 1 {
+			t.Fatalf("a default added containers: %d", n)
+		}
+	}
+	if c.ops != nil {
+		return
+	}
+	once := w.MustString()
+	if _, err := c.apply(w, "spec", owned, pod); err != nil {
+		t.Fatalf("second application failed")
+	}
+	if twice := w.MustString(); twice != once {
+		t.Fatalf("not idempotent:\n%s\n---\n%s", once, twice)
+	}
 }

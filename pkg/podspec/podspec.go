@@ -8,6 +8,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
+	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
@@ -50,12 +51,18 @@ type compiled struct {
 	typos     []string
 	inits     bool
 	onNoMatch string
+	// fill: mode: default (smp.Options.Default).
+	fill bool
 }
 
 func transform(req *fnrun.Request) error {
 	cfg, err := decode(req.Config)
 	if err != nil {
 		return err
+	}
+	meta, err := mergemeta.Load(req, cfg.Config)
+	if err != nil {
+		return splitErrors(err)
 	}
 	var errs framework.Results
 	var entries []*compiled
@@ -88,8 +95,9 @@ func transform(req *fnrun.Request) error {
 	}
 	owned := ownedContainers(entries, selected)
 	warned := map[int]bool{}
+	types := podSpecTypes{meta: meta, ix: ix}
 	for k, c := range entries {
-		matched, containers, changed := 0, 0, 0
+		matched, containers, changed, filled := 0, 0, 0, 0
 		var elements smp.Tally
 		paths := map[int]string{} // where each workload's PodSpec is
 		for _, i := range selected[k] {
@@ -105,20 +113,34 @@ func transform(req *fnrun.Request) error {
 				continue
 			}
 			matched++
+			t, ok := types.of(i, &errs)
+			if !ok {
+				continue
+			}
 			before := fnrun.Fingerprint(res)
-			n, els, err := c.apply(spec, path, owned[i])
+			r, err := c.apply(spec, path, owned[i], t)
 			if err != nil {
 				errs = append(errs, fnrun.Errorf(c.name, res, err.path, "%s", err.msg))
 			}
-			elements.Add(i, els)
+			elements.Add(i, r.elements)
 			paths[i] = path
-			containers += n
+			containers += r.containers
+			filled += r.filled
 			if fnrun.Changed(before, res) {
 				changed++
 			}
 		}
 		errs = append(errs, reportElements(req, ix, c, &elements, paths, cfg.Strict)...)
-		req.Summarize(c.name, "%s changed (%d selected)", fnrun.Plural(changed, "workload"), matched)
+		summary := fmt.Sprintf("%s changed (%d selected)", fnrun.Plural(changed, "workload"), matched)
+		if c.fill {
+			left := matched - changed
+			verb := "they were"
+			if left == 1 {
+				verb = "it was"
+			}
+			summary += fmt.Sprintf(": defaults filled %s; %s left as %s", fnrun.Plural(filled, "field"), fnrun.Plural(left, "workload"), verb)
+		}
+		req.Summarize(c.name, "%s", summary)
 		switch {
 		case matched == 0:
 			req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.sel.Explain(ix, "target"))
@@ -136,7 +158,12 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 	if err := fnrun.CheckOnNoMatch(p.OnNoMatch); err != nil {
 		return nil, err
 	}
-	c := &compiled{name: name, inits: p.InitContainers, onNoMatch: p.OnNoMatch}
+	switch p.Mode {
+	case "", modeDefault:
+	default:
+		return nil, fmt.Errorf("mode: unknown mode %q (want default, which fills only what a PodSpec and its containers lack; or no mode)", p.Mode)
+	}
+	c := &compiled{name: name, inits: p.InitContainers, onNoMatch: p.OnNoMatch, fill: p.Mode == modeDefault}
 	var err error
 	if c.set, err = p.selection(); err != nil {
 		return nil, err
@@ -152,7 +179,7 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 		return nil, fmt.Errorf("nothing to do: give patch (a PodSpec), path, or containerPatch")
 	}
 	if text != "" {
-		if c.podSpec, err = parsePodSpecPatch(text); err != nil {
+		if c.podSpec, err = parsePodSpecPatch(text, c.fill); err != nil {
 			if serr := req.SyntaxError(err, text, name, "patch", cmp.Or(p.Path, p.File)); serr != err {
 				return nil, serr
 			}
@@ -260,7 +287,7 @@ func (c *compiled) describeContainers() string {
 
 // parsePodSpecPatch reads a PodSpec patch and checks it once against the
 // PodSpec schema, so no workload is half patched.
-func parsePodSpecPatch(text string) (*yaml.RNode, error) {
+func parsePodSpecPatch(text string, fill bool) (*yaml.RNode, error) {
 	n, err := yaml.Parse(text)
 	if err != nil {
 		return nil, err
@@ -276,7 +303,7 @@ func parsePodSpecPatch(text string) (*yaml.RNode, error) {
 	if smp.IsDeleteDirective(n) {
 		return nil, fmt.Errorf("$patch: delete would delete the PodSpec itself")
 	}
-	if err := smp.Validate(n, schema.Builtin().Named(podSpecType)); err != nil {
+	if err := smp.ValidateWith(n, schema.Builtin().Named(podSpecType), smp.Options{Default: fill}); err != nil {
 		return nil, err
 	}
 	return n, nil
@@ -289,13 +316,16 @@ func (c *compiled) parseContainerPatch(text string) error {
 	}
 	switch n.YNode().Kind {
 	case yaml.SequenceNode:
+		if c.fill {
+			return fmt.Errorf("mode: default fills what each container lacks; a JSON patch's operations say themselves what to do, so it has no default mode (write the container patch as a Container map)")
+		}
 		c.ops, err = jsonpatch.ParseOps(n)
 		return err
 	case yaml.MappingNode:
 		if smp.IsDeleteDirective(n) {
 			return fmt.Errorf("$patch: delete would delete every container; to remove a container, patch the PodSpec with its name and $patch: delete")
 		}
-		if err := smp.Validate(n, schema.Builtin().Named(containerType)); err != nil {
+		if err := smp.ValidateWith(n, schema.Builtin().Named(containerType), smp.Options{Default: c.fill}); err != nil {
 			return err
 		}
 		c.container = n
@@ -306,33 +336,46 @@ func (c *compiled) parseContainerPatch(text string) error {
 
 type applyError struct{ path, msg string }
 
-// apply patches one PodSpec: the PodSpec patch first, then the container
+// applied is what one entry did to one PodSpec.
+type applied struct {
+	// containers: how many containers the container patch reached.
+	containers int
+	// elements: what the PodSpec patch did with the keyed list elements
+	// it names (paths relative to the PodSpec).
+	elements []smp.Element
+	// filled: the values a default wrote.
+	filled int
+}
+
+// apply patches one PodSpec, whose type (the PodSpec's, with the lists
+// the config declares) is t: the PodSpec patch first, then the container
 // patch on every chosen container but those in owned (the containers the
-// config's PodSpec patches name). It returns how many containers the
-// container patch reached, and what the PodSpec patch did with the keyed
-// list elements it names (paths relative to the PodSpec).
-func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool) (int, []smp.Element, *applyError) {
-	var els []smp.Element
+// config's PodSpec patches name).
+func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool, t *schema.Type) (applied, *applyError) {
+	var a applied
 	if c.podSpec != nil {
-		var err error
-		if els, err = smp.MergeElements(spec, c.podSpec, schema.Builtin().Named(podSpecType)); err != nil {
+		r, err := smp.MergeWith(spec, c.podSpec, t, smp.Options{Track: true, Default: c.fill})
+		if err != nil {
 			if se, ok := err.(*smp.Error); ok {
-				return 0, nil, &applyError{joinPath(path, se.Path), se.Msg}
+				return a, &applyError{joinPath(path, se.Path), se.Msg}
 			}
-			return 0, nil, &applyError{path, err.Error()}
+			return a, &applyError{path, err.Error()}
 		}
+		a.elements, a.filled = r.Elements, r.Filled
 	}
-	n, err := c.applyContainerPatch(spec, path, owned)
-	return n, els, err
+	n, filled, err := c.applyContainerPatch(spec, path, owned, t)
+	a.containers, a.filled = n, a.filled+filled
+	return a, err
 }
 
 // applyContainerPatch applies the container patch to the chosen containers
-// of a PodSpec, returning how many it reached.
-func (c *compiled) applyContainerPatch(spec *yaml.RNode, path string, owned map[string]bool) (int, *applyError) {
+// of a PodSpec of type t, returning how many it reached and, for a
+// default, the values it filled.
+func (c *compiled) applyContainerPatch(spec *yaml.RNode, path string, owned map[string]bool, t *schema.Type) (int, int, *applyError) {
 	if c.container == nil && c.ops == nil {
-		return 0, nil
+		return 0, 0, nil
 	}
-	reached := 0
+	reached, filled := 0, 0
 	lists := []string{"containers"}
 	if c.inits {
 		lists = append(lists, "initContainers")
@@ -355,17 +398,21 @@ func (c *compiled) applyContainerPatch(spec *yaml.RNode, path string, owned map[
 			if c.ops != nil {
 				err = c.ops.Apply(ctr)
 			} else {
-				err = smp.Merge(ctr, c.container, schema.Builtin().Named(containerType))
+				// each container is filled on its own, with its type
+				// (declared lists included)
+				var r smp.Result
+				r, err = smp.MergeWith(ctr, c.container, t.Field(list).ElementFor(cn), smp.Options{Default: c.fill})
+				filled += r.Filled
 			}
 			if err != nil {
 				if se, ok := err.(*smp.Error); ok {
-					return reached, &applyError{joinPath(where, se.Path), se.Msg}
+					return reached, filled, &applyError{joinPath(where, se.Path), se.Msg}
 				}
-				return reached, &applyError{where, err.Error()}
+				return reached, filled, &applyError{where, err.Error()}
 			}
 		}
 	}
-	return reached, nil
+	return reached, filled, nil
 }
 
 func joinPath(a, b string) string {

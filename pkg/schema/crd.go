@@ -197,6 +197,9 @@ func crdKinds(crd *yaml.Node, meta *Type) ([]crdKind, error) {
 type walker struct {
 	done   map[*yaml.Node]*Type
 	active map[*yaml.Node]bool
+	// refs resolves the $ref of an OpenAPI document (openapi.go); nil in
+	// a CRD, whose schemas have none.
+	refs *refResolver
 }
 
 // walk converts one JSON schema node. It returns nil when nothing below the
@@ -208,6 +211,18 @@ func (w *walker) walk(n *yaml.Node, path string, depth int) (*Type, error) {
 	n = deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: want a schema (a map)", path)
+	}
+	if w.refs != nil {
+		target, err := w.refs.resolve(n, path)
+		if err != nil {
+			return nil, err
+		}
+		if target != n && w.active[target] {
+			// A definition inside itself (JSONSchemaProps): what is
+			// below is known where the definition is, not here.
+			return nil, nil
+		}
+		n = target
 	}
 	if t, ok := w.done[n]; ok {
 		return t, nil
@@ -267,6 +282,12 @@ func (w *walker) list(n, items *yaml.Node, strategies map[string]bool, path stri
 	elem, err := w.walk(items, path+".items", depth+1)
 	if err != nil {
 		return nil, err
+	}
+	if w.refs != nil {
+		// the keys are properties of what items refers to
+		if items, err = w.refs.resolve(deref(items), path+".items"); err != nil {
+			return nil, err
+		}
 	}
 	t := &Type{Elem: elem}
 	listType := scalar(field(n, "x-kubernetes-list-type"))

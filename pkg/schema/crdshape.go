@@ -63,10 +63,16 @@ func (s *Schema) addCRDShapes(crd *yaml.Node) {
 type shapeReader struct {
 	done   map[*yaml.Node]Shape
 	active map[*yaml.Node]bool
+	refs   *refResolver // an OpenAPI document's $ref (openapi.go)
 }
 
 func (r *shapeReader) read(n *yaml.Node, depth int) Shape {
 	n = deref(n)
+	if r.refs != nil && n != nil {
+		if target, err := r.refs.resolve(n, ""); err == nil {
+			n = target
+		}
+	}
 	if n == nil || n.Kind != yaml.MappingNode || depth > maxSchemaDepth || r.active[n] {
 		return Shape{}
 	}

@@ -1,9 +1,13 @@
 // Package schema answers one question for the strategic merge engine: how does
 // the list (or map) at this place in this kind of resource merge?
 //
-// The answer comes from two sources: tables generated from the Kubernetes
+// The answer comes from tables generated from the Kubernetes
 // structured-merge schema for the built-in types (nothing is parsed at
-// start-up), and CustomResourceDefinitions found in the ResourceList.
+// start-up), from CustomResourceDefinitions (found in the ResourceList, or
+// read from files), from OpenAPI documents (WithOpenAPI, $ref followed),
+// and from the keys a user declares for lists no schema describes
+// (Type.WithListKeys; Describes tells where a built-in kind's rules stand
+// in the way).
 // A nil *Type is valid everywhere and means "nothing known": lists are then
 // replaced, maps merged, as kustomize does without a schema.
 //

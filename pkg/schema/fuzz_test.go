@@ -105,3 +105,38 @@ func checkType(t *testing.T, typ *Type, seen map[*Type]bool) {
 	}
 	checkType(t, typ.Elem, seen)
 }
+
+// FuzzWithOpenAPI feeds arbitrary documents to WithOpenAPI, in place of a
+// definition of an OpenAPI v2 document with a kind, to reach the $ref
+// resolution and the walkers: no panic, no endless reference loop, and
+// well-formed Types, with the receiver left alone.
+func FuzzWithOpenAPI(f *testing.F) {
+	f.Add([]byte(`{"properties": {"spec": {"$ref": "#/definitions/s"}}}`))
+	f.Add([]byte(`{"allOf": [{"$ref": "#/definitions/k"}]}`))
+	f.Add([]byte(`{"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"], "items": {"$ref": "#/definitions/s"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		def, err := yaml.Parse(string(data))
+		if err != nil || def.YNode() == nil {
+			return
+		}
+		doc := yaml.MustParse(`{"swagger": "2.0", "definitions": {
+			"k": {"x-kubernetes-group-version-kind": [{"group": "example.com", "version": "v1", "kind": "K"}], "properties": {"spec": {"$ref": "#/definitions/s"}}},
+			"s": {"properties": {"self": {"$ref": "#/definitions/s"}, "name": {"type": "string"}}}}}`)
+		defs := field(doc.YNode(), "definitions")
+		defs.Content = append(defs.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "fuzz"}, def.YNode())
+		field(field(field(defs, "k"), "properties"), "spec").Content[1].Value = "#/definitions/fuzz"
+		b := Builtin()
+		nb := len(b.kinds)
+		s, _, err := b.WithOpenAPI(doc.YNode())
+		if len(b.kinds) != nb || b.base != nil {
+			t.Fatal("WithOpenAPI modified the built-in schema")
+		}
+		if err != nil {
+			return
+		}
+		seen := map[*Type]bool{}
+		for _, root := range s.kinds {
+			checkType(t, root, seen)
+		}
+	})
+}

@@ -31,6 +31,9 @@ type Type struct {
 	// Elem is the element type of a list, or the value type of a map with
 	// arbitrary keys (labels, data...).
 	Elem *Type
+	// Cases give some elements of a list a type other than Elem
+	// (ElementFor; declared merge keys make them: declare.go).
+	Cases []Case
 	// Strategy, Keys and KeyDefaults apply when the node is a list.
 	Strategy ListStrategy
 	// Keys are the merge key fields, in order (containerPort, protocol).
@@ -58,7 +61,8 @@ func (t *Type) Field(name string) *Type {
 	return t.Elem
 }
 
-// Element returns the type of a list's elements, or nil when unknown.
+// Element returns the type of a list's elements, or nil when unknown;
+// ElementFor tells an element's own when the list has Cases.
 func (t *Type) Element() *Type {
 	if t == nil {
 		return nil

@@ -89,6 +89,9 @@ func (m *merger) scanDirectives(p *yaml.Node, t *schema.Type) (mapDirectives, er
 			continue
 		}
 		v := resolve(c[i+1])
+		if m.fill && k != keyPatch && (k == keyRetainKeys || strings.HasPrefix(k, prefixOrder) || strings.HasPrefix(k, prefixDelete)) {
+			return d, m.refuseInDefault(k)
+		}
 		switch {
 		case k == keyPatch:
 			// validated by mapDirective

@@ -12,9 +12,10 @@
 // directives, lists.go handles list-wide directives and replace/set lists,
 // keyed.go merges lists by keys, order.go implements $setElementOrder,
 // nodes.go holds node helpers, aliases.go repairs YAML aliases after a merge
-// moved their anchors, path.go renders the location of errors, and
+// moved their anchors, path.go renders the location of errors,
 // elements.go tells what became of keyed list elements (MergeElements,
-// Tally).
+// Tally), and fill.go makes a patch a set of defaults that fill only what a
+// document lacks (Options.Default, a config's mode: default).
 //
 // Merge only reads the patch, so one patch may be applied to many documents
 // concurrently.

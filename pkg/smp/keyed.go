@@ -18,7 +18,6 @@ import (
 // (protocol: TCP) — on both sides, as the API server would see them — and is
 // an error otherwise: guessing could patch the wrong element.
 func (m *merger) mergeKeyed(d, p *yaml.Node, t *schema.Type, keys []string) error {
-	et := t.Element()
 	var buf [4]string
 	for idx, pe := range p.Content {
 		if isMarker(pe) {
@@ -39,15 +38,29 @@ func (m *merger) mergeKeyed(d, p *yaml.Node, t *schema.Type, keys []string) erro
 			return err
 		}
 		if dir == directiveDelete {
+			if m.fill {
+				return m.refuseInDefault("$patch: delete")
+			}
 			m.pop()
 			m.deleteMatching(d, keys, vals, t)
 			continue
 		}
 		j := findMatch(d, keys, vals, t)
+		if j < 0 && m.fill {
+			// Defaults fill the elements there and add none: the
+			// element is built only for the errors it may hold.
+			if err := m.dryRun(raw, t.ElementFor(pe)); err != nil {
+				return err
+			}
+			m.pop()
+			continue
+		}
 		slot := m.record(j < 0)
 		var cur *yaml.Node
+		et := t.ElementFor(pe)
 		if j >= 0 {
 			cur = d.Content[j]
+			et = t.ElementFor(cur)
 		} else {
 			m.whole++
 		}

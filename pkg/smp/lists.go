@@ -41,6 +41,12 @@ func (m *merger) scanMarkers(p *yaml.Node) (listMarkers, error) {
 	if mk.replace && mk.delete {
 		return mk, m.errorf("the list asks for both $patch: replace and $patch: delete")
 	}
+	if m.fill && (mk.replace || mk.delete) {
+		if mk.replace {
+			return mk, m.refuseInDefault("$patch: replace")
+		}
+		return mk, m.refuseInDefault("$patch: delete")
+	}
 	return mk, nil
 }
 
@@ -56,6 +62,9 @@ func (m *merger) list(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 	strategy, keys := t.List()
 	if strategy == schema.MergeByKeys && len(keys) == 0 {
 		strategy = schema.Replace // a keyed list without keys: nothing to match by
+	}
+	if m.fill {
+		return m.fillList(d, p, t, strategy, keys)
 	}
 	switch strategy {
 	case schema.MergeByKeys:
@@ -73,9 +82,9 @@ func (m *merger) list(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 			return nil, err
 		}
 		defer settleStyle(d, p, len(d.Content) == 0)
-		return d, m.mergeSet(d, p, t.Element())
+		return d, m.mergeSet(d, p, t)
 	}
-	return m.replaceList(d, p, t.Element())
+	return m.replaceList(d, p, t)
 }
 
 // newElement builds a list element from a patch element alone. A null element
@@ -101,13 +110,13 @@ func (m *merger) newElement(pe *yaml.Node, et *schema.Type, idx int) (*yaml.Node
 // replaceList gives the document the patch's list (atomic lists, and lists the
 // schema knows nothing about). A list equal to the patch's is left untouched,
 // comments and quoting included.
-func (m *merger) replaceList(d, p *yaml.Node, et *schema.Type) (*yaml.Node, error) {
+func (m *merger) replaceList(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 	content := make([]*yaml.Node, 0, len(p.Content))
 	for idx, pe := range p.Content {
 		if isMarker(pe) {
 			continue
 		}
-		r, err := m.newElement(pe, et, idx)
+		r, err := m.newElement(pe, t.ElementFor(pe), idx)
 		if err != nil {
 			return nil, err
 		}
@@ -148,7 +157,7 @@ func equalContent(a, b []*yaml.Node) bool {
 // mergeSet merges a list of values as a set: values of the patch that the
 // list lacks are appended, in patch order; the list's own order and content
 // (duplicates included) stay as they are.
-func (m *merger) mergeSet(d, p *yaml.Node, et *schema.Type) error {
+func (m *merger) mergeSet(d, p *yaml.Node, t *schema.Type) error {
 	for idx, pe := range p.Content {
 		if isMarker(pe) {
 			continue
@@ -159,7 +168,7 @@ func (m *merger) mergeSet(d, p *yaml.Node, et *schema.Type) error {
 		if pe.Kind != yaml.ScalarNode {
 			// Build the element first: the patch may hold directives, and the
 			// same errors must be reported whether or not the value exists.
-			r, err := m.newElement(raw, et, idx)
+			r, err := m.newElement(raw, t.ElementFor(raw), idx)
 			if err != nil {
 				return err
 			}

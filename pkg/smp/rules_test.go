@@ -91,6 +91,14 @@ func TestRulesExamples(t *testing.T) {
 		dst:   "finalizers: [a, b]",
 		patch: "$deleteFromPrimitiveList/finalizers: [b]",
 		want:  "finalizers: [a]",
+	}, {
+		name:   "19 defaults",
+		t:      envT,
+		opts:   Options{Default: true},
+		filled: 2,
+		dst:    "replicas: 3\nenv: [{name: A}]",
+		patch:  "replicas: 1\npaused: false\nenv:\n- {name: A, value: x}\n- {name: B, value: y}",
+		want:   "replicas: 3\nenv: [{name: A, value: x}]\npaused: false",
 	}})
 }
 

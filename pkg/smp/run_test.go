@@ -20,6 +20,10 @@ type mergeCase struct {
 	dst, patch string
 	want       string
 	err        string
+	// opts are the merge's options; filled, with opts.Default, how many
+	// values the first merge must report filled.
+	opts   Options
+	filled int
 }
 
 func runCases(t *testing.T, cases []mergeCase) {
@@ -37,8 +41,8 @@ func checkMerge(t *testing.T, c mergeCase) {
 	patch := parse(t, dedent(c.patch))
 	patchBefore := str(t, patch)
 
-	err := Merge(dst, patch, c.t)
-	verr := Validate(patch, c.t)
+	res, err := MergeWith(dst, patch, c.t, c.opts)
+	verr := ValidateWith(patch, c.t, c.opts)
 	if got := str(t, patch); got != patchBefore {
 		t.Errorf("the patch was modified:\n%s\nwant:\n%s", got, patchBefore)
 	}
@@ -68,10 +72,13 @@ func checkMerge(t *testing.T, c mergeCase) {
 	if want := dedent(c.want); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
+	if c.opts.Default && res.Filled != c.filled {
+		t.Errorf("filled %d values, want %d", res.Filled, c.filled)
+	}
 	if shared := sharedNodes(dst.YNode(), patch.YNode()); shared > 0 {
 		t.Errorf("%d patch nodes were put in the document instead of copies", shared)
 	}
-	if err := Merge(dst, patch, c.t); err != nil {
+	if _, err := MergeWith(dst, patch, c.t, c.opts); err != nil {
 		t.Fatalf("second Merge: %v", err)
 	}
 	if again := str(t, dst); again != got {

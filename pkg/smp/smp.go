@@ -33,7 +33,7 @@ func (e *Error) Error() string {
 // A patch whose root carries `$patch: delete` is refused: the caller removes
 // the resource (see IsDeleteDirective).
 func Merge(dst, patch *yaml.RNode, t *schema.Type) error {
-	_, err := merge(dst, patch, t, false)
+	_, err := MergeWith(dst, patch, t, Options{})
 	return err
 }
 
@@ -43,19 +43,47 @@ func Merge(dst, patch *yaml.RNode, t *schema.Type) error {
 // patching container "server" everywhere rarely means to add one where
 // there is none (see Element).
 func MergeElements(dst, patch *yaml.RNode, t *schema.Type) ([]Element, error) {
-	return merge(dst, patch, t, true)
+	r, err := MergeWith(dst, patch, t, Options{Track: true})
+	return r.Elements, err
 }
 
-func merge(dst, patch *yaml.RNode, t *schema.Type, track bool) ([]Element, error) {
+// Options change what a merge does.
+type Options struct {
+	// Track fills Result.Elements (see MergeElements).
+	Track bool
+	// Default makes the patch a set of defaults (a config's mode:
+	// default): it fills what the document lacks and changes nothing
+	// there. A scalar is written only where the document has none (no
+	// field, or null); maps recurse, and a missing one is created with
+	// what the patch fills in it; a keyed list merges into the elements
+	// with the patch element's keys and gains none; any other list is
+	// written only where there is none. A patch that would remove
+	// something (null, $patch: delete or replace, $retainKeys,
+	// $deleteFromPrimitiveList, $setElementOrder) is an error, for every
+	// document alike (Validate reports it).
+	Default bool
+}
+
+// Result is what a merge did.
+type Result struct {
+	// Elements: see MergeElements (with Options.Track).
+	Elements []Element
+	// Filled counts the values a Default merge wrote where the document
+	// had none: scalars, and lists written whole.
+	Filled int
+}
+
+// MergeWith is Merge with options.
+func MergeWith(dst, patch *yaml.RNode, t *schema.Type, o Options) (Result, error) {
 	if dst == nil || dst.Document() == nil {
-		return nil, &Error{Msg: "no document to patch"}
+		return Result{}, &Error{Msg: "no document to patch"}
 	}
 	pn, err := patchRoot(patch)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	if rootDirective(pn) == directiveDelete {
-		return nil, &Error{Msg: "the patch deletes the whole resource ($patch: delete); it cannot be merged"}
+		return Result{}, &Error{Msg: "the patch deletes the whole resource ($patch: delete); it cannot be merged"}
 	}
 
 	doc := dst.Document() // not YNode(): it panics on an empty document
@@ -71,29 +99,30 @@ func merge(dst, patch *yaml.RNode, t *schema.Type, track bool) ([]Element, error
 	if root != nil && mergekey.Contains(root) {
 		flat, err := mergekey.Expand(root)
 		if errors.Is(err, mergekey.ErrTooLarge) {
-			return nil, &Error{Msg: err.Error()}
+			return Result{}, &Error{Msg: err.Error()}
 		}
 		// (Other errors are merge keys with a value no reader accepts:
 		// nothing to expand, the document is merged as it is written.)
 		if err == nil {
-			return mergeExpanded(root, flat, patch, t, track)
+			return mergeExpanded(root, flat, patch, t, o)
 		}
 	}
-	return mergeInto(doc, root, pn, t, track)
+	return mergeInto(doc, root, pn, t, o)
 }
 
 // mergeInto merges the patch root pn into the document doc, whose root is
 // root (nil for an empty document).
-func mergeInto(doc, root, pn *yaml.Node, t *schema.Type, track bool) ([]Element, error) {
+func mergeInto(doc, root, pn *yaml.Node, t *schema.Type, o Options) (Result, error) {
 	m := newMerger()
-	m.track = track
+	m.track, m.fill = o.Track, o.Default
 	r, err := m.value(root, pn, t)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	switch {
 	case r == nil:
-		// Not reachable: a null or deleting root was refused above.
+		// Not reachable: a null or deleting root was refused above (a
+		// default that fills nothing in an empty document returns it).
 	case root == nil:
 		doc.Content = append(doc.Content, r)
 	case r != root:
@@ -102,7 +131,7 @@ func mergeInto(doc, root, pn *yaml.Node, t *schema.Type, track bool) ([]Element,
 	if m.aliasesAtRisk {
 		fixAliases(doc)
 	}
-	return m.elements, nil
+	return Result{Elements: m.elements, Filled: m.filled}, nil
 }
 
 // mergeExpanded merges into a document that holds YAML merge keys (<<).
@@ -111,33 +140,43 @@ func mergeInto(doc, root, pn *yaml.Node, t *schema.Type, track bool) ([]Element,
 // works on a copy with merge keys and aliases expanded, which replaces the
 // document only when the patch changed something: a document the patch
 // leaves as it is keeps its spelling.
-func mergeExpanded(root, flat *yaml.Node, patch *yaml.RNode, t *schema.Type, track bool) ([]Element, error) {
+func mergeExpanded(root, flat *yaml.Node, patch *yaml.RNode, t *schema.Type, o Options) (Result, error) {
 	before, err := mergekey.Expand(flat)
 	if err != nil {
-		return nil, &Error{Msg: err.Error()}
+		return Result{}, &Error{Msg: err.Error()}
 	}
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{flat}}
-	elements, err := merge(yaml.NewRNode(doc), patch, t, track)
+	res, err := MergeWith(yaml.NewRNode(doc), patch, t, o)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	if !mergekey.Equal(doc.Content[0], before) {
 		*root = *doc.Content[0]
 	}
-	return elements, nil
+	return res, nil
 }
 
 // Validate reports the error Merge would report for this patch and schema
 // type, without a document. It accepts a root `$patch: delete`.
 func Validate(patch *yaml.RNode, t *schema.Type) error {
+	return ValidateWith(patch, t, Options{})
+}
+
+// ValidateWith is Validate for MergeWith with these options. A Default
+// patch may not delete its resource either.
+func ValidateWith(patch *yaml.RNode, t *schema.Type, o Options) error {
 	pn, err := patchRoot(patch)
 	if err != nil {
 		return err
 	}
 	if rootDirective(pn) == directiveDelete {
+		if o.Default {
+			return &Error{Msg: "mode: default fills what is missing and removes nothing: a patch that is $patch: delete cannot be a default"}
+		}
 		return nil
 	}
 	m := newMerger()
+	m.fill = o.Default
 	_, err = m.value(nil, pn, t)
 	return err
 }

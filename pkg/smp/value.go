@@ -34,6 +34,12 @@ type merger struct {
 	// new element, a list or map the patch replaces): the keyed elements
 	// inside are part of it, not reported on their own.
 	whole int
+	// fill: a Default merge (fill.go); filled counts what it wrote, except
+	// while quiet > 0 (what it builds only to check, or inside a list it
+	// writes whole).
+	fill   bool
+	filled int
+	quiet  int
 }
 
 func newMerger() merger {
@@ -74,7 +80,16 @@ func (m *merger) value(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 	switch p.Kind {
 	case yaml.ScalarNode:
 		if isNull(p) {
+			if m.fill {
+				return nil, m.refuseInDefault("null (which deletes the field)")
+			}
 			return nil, nil
+		}
+		if m.fill {
+			if has(d) {
+				return d, nil
+			}
+			m.count()
 		}
 		return m.scalar(d, p), nil
 	case yaml.MappingNode:
@@ -82,19 +97,40 @@ func (m *merger) value(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		if m.fill && dir != "" && dir != directiveMerge {
+			return nil, m.refuseInDefault("$patch: " + dir)
+		}
 		if dir == directiveDelete {
 			return nil, nil
+		}
+		if m.fill && has(d) && (!isMap(d) || t != nil && t.ReplaceMap) {
+			// The document has its own value here: a default leaves it.
+			return d, m.dryRun(p, t)
 		}
 		if dir == directiveReplace || (t != nil && t.ReplaceMap) {
 			m.whole++
 			defer func() { m.whole-- }()
 			return m.replaceMap(d, p, t)
 		}
+		orig := d
 		d, err = m.own(d, p, yaml.MappingNode, false)
 		if err != nil {
 			return nil, err
 		}
-		return d, m.mergeMap(d, p, t)
+		if err := m.mergeMap(d, p, t); err != nil {
+			return nil, err
+		}
+		if m.fill && !has(orig) {
+			switch {
+			case len(p.Content) == 0:
+				m.count() // an empty map, written where there was none
+			case len(d.Content) == 0:
+				// Nothing filled inside (only elements of lists that are
+				// not there): no empty map where there was none.
+				return orig, nil
+			}
+		}
+		return d, nil
 	case yaml.SequenceNode:
 		return m.list(d, p, t)
 	case yaml.AliasNode:

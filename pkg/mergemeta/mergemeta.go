@@ -1,0 +1,281 @@
+package mergemeta
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
+	"github.com/patchwork-krm/patchwork/pkg/selector"
+)
+
+// Config holds the two fields, as a function's config embeds them.
+type Config struct {
+	// Schemas are files or directories of merge metadata, besides the
+	// CRDs among the resources.
+	Schemas []SchemaSource `json:"schemas,omitempty"`
+	// MergeKeys declare the keys of lists no schema describes.
+	MergeKeys []MergeKey `json:"mergeKeys,omitempty"`
+}
+
+// SchemaSource is one entry of schemas.
+type SchemaSource struct {
+	// Path is a file or a directory, relative to the config's directory.
+	Path string `json:"path"`
+}
+
+// MergeKey is one entry of mergeKeys.
+type MergeKey struct {
+	// The resources the declaration is for (target, targets, reject); none
+	// means every resource.
+	selector.Set
+	// Path is a field path (kustomize's grammar; * and [key=value]
+	// allowed) to the lists; it may continue into a JSON or YAML document
+	// held in a string, for patches into that string (multi-patch's
+	// embedded).
+	Path string `json:"path"`
+	// Keys are the fields that identify an element, one or more.
+	Keys []string `json:"keys"`
+}
+
+// Meta is a config's merge metadata, read and checked.
+type Meta struct {
+	req     *fnrun.Request
+	entry   string // the config's name for the fields' owner, for messages: "" or "patchesPodSpec"
+	crds    []*yaml.RNode
+	openapi []openAPIDoc
+	decls   []decl
+
+	schema *schema.Schema // built on first use (Schema)
+	types  map[typeKey]typed
+}
+
+type openAPIDoc struct {
+	where string // schemas[0]: crds/cluster.json (document 1)
+	node  *yaml.Node
+}
+
+// decl is a compiled mergeKeys entry.
+type decl struct {
+	name string // mergeKeys[1]
+	sel  *selector.SetMatcher
+	path fieldpath.Path
+	keys []string
+}
+
+// Load reads the schema files and checks the declarations of c. Problems
+// the files have but a run can live with (a document that is no schema)
+// are warnings in req.Results; errors name the entry (schemas[0],
+// mergeKeys[1]) and the file.
+func Load(req *fnrun.Request, c Config) (*Meta, error) {
+	m := &Meta{req: req, types: map[typeKey]typed{}}
+	var errs []error
+	for i, mk := range c.MergeKeys {
+		d, err := compileDecl(mk)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("mergeKeys[%d]: %w", i, err))
+			continue
+		}
+		d.name = fmt.Sprintf("mergeKeys[%d]", i)
+		m.decls = append(m.decls, d)
+	}
+	for i, s := range c.Schemas {
+		if err := m.readSchemas(fmt.Sprintf("schemas[%d]", i), s.Path); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return m, nil
+}
+
+func compileDecl(mk MergeKey) (decl, error) {
+	if mk.Path == "" {
+		return decl{}, fmt.Errorf("path: give the field path of the lists (spec.values.env)")
+	}
+	path, err := fieldpath.Parse(mk.Path)
+	if err != nil {
+		return decl{}, fmt.Errorf("path: %v", err)
+	}
+	// What can be checked without a resource: the keys, and the segments.
+	if _, err := (*schema.Type)(nil).WithListKeys(path, mk.Keys); err != nil {
+		var de *schema.DeclareError
+		if errors.As(err, &de) && de.At != "" {
+			return decl{}, fmt.Errorf("path: %s", err)
+		}
+		return decl{}, err
+	}
+	sel, err := selector.CompileSet(mk.Set)
+	if err != nil {
+		return decl{}, err
+	}
+	return decl{sel: sel, path: path, keys: mk.Keys}, nil
+}
+
+// schemaFile tells the files of a directory to read.
+func schemaFile(name string) bool {
+	name = strings.ToLower(name)
+	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")
+}
+
+// readSchemas reads one schemas entry: its CRDs and OpenAPI documents.
+func (m *Meta) readSchemas(entry, path string) error {
+	if path == "" {
+		return fmt.Errorf("%s: path: give a file or a directory of CRDs or OpenAPI documents", entry)
+	}
+	files, err := m.req.ReadTree(path, schemaFile)
+	if err != nil {
+		return fmt.Errorf("%s: %w", entry, err)
+	}
+	found := 0
+	for _, f := range files {
+		docs, err := decodeAll(f.Data)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %v", entry, f.Path, err)
+		}
+		for j, d := range docs {
+			where := fmt.Sprintf("%s: %s", entry, f.Path)
+			if len(docs) > 1 {
+				where += fmt.Sprintf(" (document %d)", j)
+			}
+			n, err := m.take(where, d)
+			if err != nil {
+				return err
+			}
+			found += n
+		}
+	}
+	if found == 0 {
+		return fmt.Errorf("%s: %s holds no CustomResourceDefinition (apiextensions.k8s.io/v1) and no OpenAPI document", entry, path)
+	}
+	return nil
+}
+
+// take keeps a document that is merge metadata and says how many it held;
+// any other document is passed by with a warning.
+func (m *Meta) take(where string, d *yaml.Node) (int, error) {
+	r := yaml.NewRNode(d)
+	apiVersion, kind := scalarField(d, "apiVersion"), scalarField(d, "kind")
+	switch {
+	case schema.IsOpenAPI(d):
+		m.openapi = append(m.openapi, openAPIDoc{where: where, node: d})
+		return 1, nil
+	case apiVersion == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition":
+		m.crds = append(m.crds, r)
+		return 1, nil
+	case kind == "List" || strings.HasSuffix(kind, "List") && apiVersion == "apiextensions.k8s.io/v1":
+		// kubectl get crd -o yaml writes a List
+		items := fieldNode(d, "items")
+		if items == nil || items.Kind != yaml.SequenceNode {
+			break
+		}
+		n := 0
+		for k, it := range items.Content {
+			got, err := m.take(fmt.Sprintf("%s items[%d]", where, k), it)
+			if err != nil {
+				return 0, err
+			}
+			n += got
+		}
+		return n, nil
+	}
+	what := "a document of another kind, not a CustomResourceDefinition or an OpenAPI document"
+	switch {
+	case apiVersion == "apiextensions.k8s.io/v1beta1":
+		what = "an apiextensions.k8s.io/v1beta1 CustomResourceDefinition, which Kubernetes no longer serves and this function does not read: convert it to apiextensions.k8s.io/v1"
+	case kind != "":
+		what = fmt.Sprintf("a %s %s, not a CustomResourceDefinition or an OpenAPI document", apiVersion, kind)
+	}
+	m.req.Results = append(m.req.Results, fnrun.Warningf("", nil, "", "%s: %s; skipped", where, what))
+	return 0, nil
+}
+
+// decodeAll reads a YAML (or JSON) stream, skipping empty documents.
+func decodeAll(b []byte) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	var out []*yaml.Node
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("not YAML or JSON: %v", strings.TrimPrefix(err.Error(), "yaml: "))
+		}
+		if len(n.Content) == 1 && n.Content[0].Kind == yaml.MappingNode {
+			out = append(out, n.Content[0])
+		}
+	}
+}
+
+func fieldNode(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func scalarField(n *yaml.Node, key string) string {
+	if v := fieldNode(n, key); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+// Schema is the merge metadata of a run: the built-in types, the CRDs of
+// the schema files and of items, and the OpenAPI documents' kinds (a kind
+// known already keeps its rules). It is built once, from the items of the
+// first call; CRDs that redefine a built-in kind are warnings, and
+// malformed schemas an error.
+func (m *Meta) Schema(items []*yaml.RNode) (*schema.Schema, error) {
+	if m.schema != nil {
+		return m.schema, nil
+	}
+	s, ignored, err := schema.Builtin().WithCRDs(append(slices.Clone(m.crds), items...))
+	if err != nil {
+		m.schema = schema.Builtin()
+		return nil, fmt.Errorf("reading CustomResourceDefinitions: %v", err)
+	}
+	for _, ic := range ignored {
+		m.req.Results = append(m.req.Results, fnrun.Warningf("", ic.CRD, "", "%s", ic))
+	}
+	for _, d := range m.openapi {
+		next, skipped, err := s.WithOpenAPI(d.node)
+		if err != nil {
+			m.schema = schema.Builtin()
+			return nil, fmt.Errorf("%s: %v", d.where, err)
+		}
+		if len(skipped) > 0 {
+			m.req.Results = append(m.req.Results, &framework.Result{Severity: framework.Info,
+				Message: fmt.Sprintf("%s: left out %s known already (built-in, or defined by a CRD), whose rules stay: %s", d.where,
+					fnrun.Plural(len(skipped), "kind"), listSome(skipped))})
+		}
+		s = next
+	}
+	m.schema = s
+	return s, nil
+}
+
+func listSome(s []string) string {
+	const most = 5
+	if len(s) <= most {
+		return strings.Join(s, ", ")
+	}
+	return strings.Join(s[:most], ", ") + " and " + strconv.Itoa(len(s)-most) + " more"
+}

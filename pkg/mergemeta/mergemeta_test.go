@@ -1,0 +1,187 @@
+package mergemeta
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
+	"github.com/patchwork-krm/patchwork/pkg/selector"
+)
+
+const widgetCRDList = `apiVersion: v1
+kind: List
+items:
+- apiVersion: apiextensions.k8s.io/v1
+  kind: CustomResourceDefinition
+  metadata: {name: widgets.example.com}
+  spec:
+    group: example.com
+    names: {kind: Widget, plural: widgets}
+    scope: Namespaced
+    versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                parts:
+                  type: array
+                  x-kubernetes-list-type: map
+                  x-kubernetes-list-map-keys: [id]
+                  items: {type: object, properties: {id: {type: string}}}
+- apiVersion: apiextensions.k8s.io/v1beta1
+  kind: CustomResourceDefinition
+  metadata: {name: old.example.com}
+`
+
+const items = `apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec: {parts: []}
+---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: api}
+spec:
+  values:
+    env: []
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: prom}
+data:
+  prometheus.yml: "scrape_configs: []"
+`
+
+func load(t *testing.T, c Config) (*Meta, *fnrun.Request, *selector.Index) {
+	t.Helper()
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "crds"), 0o755)
+	os.WriteFile(filepath.Join(dir, "crds", "widgets.yaml"), []byte(widgetCRDList), 0o644)
+	nodes, err := kio.FromBytes([]byte(items))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &fnrun.Request{ConfigDir: dir, Items: nodes}
+	m, err := Load(req, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, req, selector.NewIndex(nodes, nil)
+}
+
+func TestLoadReadsSchemaFilesAndDeclarations(t *testing.T) {
+	m, req, ix := load(t, Config{
+		Schemas: []SchemaSource{{Path: "crds"}},
+		MergeKeys: []MergeKey{
+			{Set: selector.Set{Target: &selector.Selector{Kind: "HelmRelease"}}, Path: "spec.values.env", Keys: []string{"name"}},
+			{Path: `data.prometheus\.yml.scrape_configs`, Keys: []string{"job_name"}},
+		},
+	})
+	var warnings []string
+	for _, r := range req.Results {
+		warnings = append(warnings, r.Message)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "crds/widgets.yaml items[1]: an apiextensions.k8s.io/v1beta1 CustomResourceDefinition, which Kubernetes no longer serves") {
+		t.Errorf("warnings: %q", warnings)
+	}
+	w, _, err := m.TypeFor(ix, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, keys := w.Field("spec").Field("parts").List(); st != schema.MergeByKeys || keys[0] != "id" {
+		t.Errorf("the CRD of the schema file: %v %v", st, keys)
+	}
+	hr, decls, err := m.TypeFor(ix, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := hr.Field("spec").Field("values").Field("env").List(); st != schema.MergeByKeys || decls != "0,1" {
+		t.Errorf("declared env: %v, declarations %q", st, decls)
+	}
+	if _, decls, _ := m.TypeFor(ix, 0); decls != "1" {
+		t.Errorf("a Widget is selected by the target-less declaration only: %q", decls)
+	}
+
+	// The declaration that continues into the ConfigMap's string.
+	cm := ix.Item(2).YNode()
+	data := yamltree.Child(cm, 3)
+	steps := []Step{{Node: cm, Pos: 3}, {Node: data, Pos: 0}}
+	doc, err := m.EmbeddedType(ix, 2, steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, keys := doc.Field("scrape_configs").List(); st != schema.MergeByKeys || keys[0] != "job_name" {
+		t.Errorf("embedded: %v %v", st, keys)
+	}
+	if doc, _ := m.EmbeddedType(ix, 2, steps[:1]); doc.Field("scrape_configs") != nil {
+		t.Error("a declaration reached a place its path does not")
+	}
+}
+
+func TestDeclarationsCannotChangeBuiltInKinds(t *testing.T) {
+	m, _, _ := load(t, Config{MergeKeys: []MergeKey{{Path: "spec.template.spec.containers", Keys: []string{"image"}}}})
+	nodes, _ := kio.FromBytes([]byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: e}\n"))
+	ix := selector.NewIndex(nodes, nil)
+	_, _, err := m.TypeFor(ix, 0)
+	de, ok := err.(*DeclError)
+	if !ok || !de.First || de.Entry != "mergeKeys[0]" || !strings.Contains(de.Msg, "apps/v1 Deployment is a built-in kind, whose schema gives this field its merge rules (merged by [name])") {
+		t.Fatalf("got %#v", err)
+	}
+	if _, _, err := m.TypeFor(ix, 1); err == nil || err.(*DeclError).First {
+		t.Errorf("the second Deployment: %v (reported once)", err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"), 0o644)
+	req := &fnrun.Request{ConfigDir: dir}
+	_, err := Load(req, Config{
+		Schemas:   []SchemaSource{{Path: "cm.yaml"}, {Path: ""}},
+		MergeKeys: []MergeKey{{Path: "spec.*.0.x", Keys: []string{"a"}}},
+	})
+	for _, want := range []string{
+		"mergeKeys[0]: path: spec.*.0: an index names one position",
+		"schemas[0]: cm.yaml holds no CustomResourceDefinition",
+		"schemas[1]: path: give a file or a directory",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v, want %q", err, want)
+		}
+	}
+}
+
+func TestReachesUsesFieldpathSelect(t *testing.T) {
+	res := yaml.MustParse("spec:\n  sources:\n  - {chart: api, values: 'a: []'}\n  - {chart: db, values: 'a: []'}\n").YNode()
+	spec := yamltree.Child(res, 0)
+	sources := yamltree.Child(spec, 0)
+	second := yamltree.Child(sources, 1)
+	steps := []Step{{res, 0}, {spec, 0}, {sources, 1}, {second, 1}}
+	for path, want := range map[string]bool{
+		"spec.sources.*.values.a":            true,
+		"spec.sources.[chart=db].values.a":   true,
+		"spec.sources.[chart=api].values.a":  false,
+		"spec.sources.1.values.a":            true,
+		"spec.other.*.values.a":              false,
+		"spec.sources.[chart=db].other.a":    false,
+		"spec.sources.[chart=db].values.a.b": true,
+	} {
+		if got := reaches(fieldpath.MustParse(path), steps); got != want {
+			t.Errorf("%s: %v, want %v", path, got, want)
+		}
+	}
+}

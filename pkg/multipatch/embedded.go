@@ -1,0 +1,241 @@
+package multipatch
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/suggest"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	"github.com/patchwork-krm/patchwork/pkg/embedded"
+	"github.com/patchwork-krm/patchwork/pkg/embedpatch"
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
+	"github.com/patchwork-krm/patchwork/pkg/selector"
+)
+
+// A patch into strings (an entry with embedded:) goes into the JSON or
+// YAML documents that strings of the selected resources hold: the
+// prometheus.yml of a ConfigMap, the config.json of a Secret's stringData.
+// The edit is package embedpatch's: only what the patch changes is
+// rewritten in the string.
+
+// intoStrings is what an entry with embedded: adds to its compiled form.
+type intoStrings struct {
+	path   fieldpath.Path
+	patch  *embedpatch.Patch
+	format embedded.Format
+}
+
+func compileEmbedded(req *fnrun.Request, e entry) (*compiled, error) {
+	if e.Target == nil && len(e.Targets) == 0 {
+		return nil, fmt.Errorf("embedded: a patch into strings needs a target (target or targets): the patch does not name the resources it goes into")
+	}
+	if e.Options.AllowNameChange || e.Options.AllowKindChange {
+		return nil, fmt.Errorf("options: allowNameChange and allowKindChange are for patches that may rename a resource; a patch into strings never does")
+	}
+	path, err := fieldpath.Parse(e.Embedded)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: %v", err)
+	}
+	into := &intoStrings{path: path}
+	switch strings.ToLower(e.Format) {
+	case "":
+	case "json":
+		into.format = embedded.JSON
+	case "yaml", "yml":
+		into.format = embedded.YAML
+	default:
+		return nil, fmt.Errorf("format: %q is not json or yaml", e.Format)
+	}
+	text, err := req.InlineOrFile(e.Patch.Patch, e.Path, e.File)
+	if err != nil {
+		return nil, err
+	}
+	file := cmp.Or(e.Path, e.File)
+	nodes, err := splitYAML(text)
+	switch {
+	case err != nil:
+		return nil, req.SyntaxError(err, text, e.name, "patch", file)
+	case len(nodes) == 0 && file != "":
+		return nil, emptyFile(file)
+	case len(nodes) == 0:
+		return nil, fmt.Errorf("no patch: give patch (inline) or path (a file)")
+	case len(nodes) > 1:
+		return nil, fmt.Errorf("a patch into strings is one document; this one has %d", len(nodes))
+	}
+	typ := embedpatch.Merge
+	if e.Type != "" {
+		if typ, err = embedpatch.ParseType(e.Type); err != nil {
+			return nil, err
+		}
+	} else if nodes[0].YNode().Kind == yaml.SequenceNode {
+		typ = embedpatch.JSON6902
+	}
+	if into.patch, err = embedpatch.Parse(typ, text, e.Mode == modeDefault); err != nil {
+		return nil, err
+	}
+	c := &compiled{entry: e, into: into, fill: e.Mode == modeDefault}
+	if c.sel, err = selector.CompileSet(e.Set); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// runInto applies an entry with embedded: to the strings of every
+// resource it selects.
+func (a *applier) runInto(c *compiled) {
+	selected := c.sel.Select(a.ix)
+	changed := 0
+	for _, i := range selected {
+		res := a.ix.Item(i)
+		before := fnrun.Fingerprint(res)
+		a.intoResource(c, i)
+		if fnrun.Changed(before, res) {
+			changed++
+		}
+	}
+	if len(selected) == 0 {
+		a.req.NoMatch(c.OnNoMatch, c.name, c.sel.Explain(a.ix, "target"))
+	}
+	a.req.Summarize(c.name, "%s changed (%d selected)", fnrun.Plural(changed, "resource"), len(selected))
+}
+
+// intoResource patches the strings the entry's path leads to in item i.
+func (a *applier) intoResource(c *compiled, i int) {
+	res := a.ix.Item(i)
+	secret := res.GetKind() == "Secret"
+	places, missing := findStrings(res.YNode(), c.into.path, secret)
+	if len(places) == 0 {
+		a.stringMissing(c, res, missing.at, missing.msg)
+		return
+	}
+	for _, p := range places {
+		t, err := a.meta.EmbeddedType(a.ix, i, p.steps)
+		if err != nil {
+			var de *mergemeta.DeclError
+			if errors.As(err, &de) {
+				a.errs = append(a.errs, fnrun.Errorf(de.Entry, res, de.Field, "%s", de.Msg))
+				return
+			}
+		}
+		where := p.path.String()
+		if p.node.Kind != yaml.ScalarNode || p.node.ShortTag() != "!!str" {
+			a.stringMissing(c, res, where, fmt.Sprintf("holds %s, not a string with a JSON or YAML document (a strategic or merge patch without embedded: patches the resource's own fields)", describeNode(p.node)))
+			continue
+		}
+		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret})
+		var pe *embedpatch.Error
+		switch {
+		case errors.As(err, &pe):
+			a.errs = append(a.errs, fnrun.Errorf(c.name, res, where, "%s", pe.Msg))
+			continue
+		case err != nil:
+			msg := err.Error()
+			var ee *embedded.Error
+			switch {
+			case secret && len(p.path) > 0 && p.path[0].Key == "data":
+				msg += " (a Secret's data is base64-encoded; patch stringData instead)"
+			case errors.As(err, &ee) && ee.NamedJSON:
+				msg += " (the key's name ends in .json, so the value must be JSON; if it is YAML, set format: yaml)"
+			}
+			a.stringMissing(c, res, where, msg)
+			continue
+		}
+		p.node.Value = out
+	}
+}
+
+// stringMissing reports a selected resource without the string the entry
+// patches, or whose string holds no document the patch can go into: an
+// error by default, since the entry names the place exactly; onNoMatch
+// warn or ignore skips the resource.
+func (a *applier) stringMissing(c *compiled, res *yaml.RNode, field, msg string) {
+	switch c.OnNoMatch {
+	case "ignore":
+	case "warn":
+		a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, res, field, "%s; skipped (onNoMatch: warn)", msg))
+	default:
+		a.errs = append(a.errs, fnrun.Errorf(c.name, res, field, "%s (onNoMatch: warn or ignore skips resources without it)", msg))
+	}
+}
+
+// stringPlace is one string an embedded path leads to.
+type stringPlace struct {
+	node  *yaml.Node
+	steps []mergemeta.Step
+	path  fieldpath.Path // the way there, each step named exactly
+}
+
+// why says where, and why, a path leads nowhere.
+type why struct{ at, msg string }
+
+// findStrings walks a resource along path: fieldpath.Select says what each
+// segment selects. It returns the places reached, or, when there are none,
+// why (the first dead end met). In a Secret the keys of data and
+// stringData are not listed: they say what it holds.
+func findStrings(root *yaml.Node, path fieldpath.Path, secret bool) ([]stringPlace, why) {
+	var out []stringPlace
+	var first why
+	var walk func(n *yaml.Node, i int, steps []mergemeta.Step, at fieldpath.Path)
+	walk = func(n *yaml.Node, i int, steps []mergemeta.Step, at fieldpath.Path) {
+		n = yamltree.Resolve(n)
+		if i == len(path) {
+			out = append(out, stringPlace{node: n, steps: steps, path: at})
+			return
+		}
+		sel, _ := fieldpath.Select(yamltree.Tree{}, n, path[i])
+		if len(sel.Positions) == 0 && first.msg == "" {
+			first = deadEnd(n, path, i, at, sel, secret)
+		}
+		for _, pos := range sel.Positions {
+			seg := fieldpath.Segment{Kind: fieldpath.Index, Index: pos, Key: fmt.Sprint(pos)}
+			if n.Kind == yaml.MappingNode {
+				seg = fieldpath.Segment{Kind: fieldpath.Field, Key: yamltree.Resolve(n.Content[2*pos]).Value}
+			}
+			walk(yamltree.Child(n, pos), i+1,
+				append(steps[:len(steps):len(steps)], mergemeta.Step{Node: n, Pos: pos}),
+				append(at[:len(at):len(at)], seg))
+		}
+	}
+	walk(root, 0, nil, nil)
+	return out, first
+}
+
+// deadEnd says why path[i] selects nothing in n, reached by at.
+func deadEnd(n *yaml.Node, path fieldpath.Path, i int, at fieldpath.Path, sel fieldpath.Selection, secret bool) why {
+	seg := path[i]
+	where := "the resource"
+	if len(at) > 0 {
+		where = at.String()
+	}
+	full := path[:i+1].String()
+	switch {
+	case n.Kind == yaml.MappingNode && sel.Missing:
+		msg := fmt.Sprintf("%s has no key %q", where, seg.Key)
+		hide := secret && len(at) > 0 && (at[0].Key == "data" || at[0].Key == "stringData")
+		if !hide {
+			keys := make([]string, 0, len(n.Content)/2)
+			for j := 0; j+1 < len(n.Content); j += 2 {
+				keys = append(keys, yamltree.Resolve(n.Content[j]).Value)
+			}
+			if near := suggest.Nearest(seg.Key, keys); near != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", near)
+			} else if len(keys) > 0 && len(keys) <= 12 {
+				msg += " (keys there: " + strings.Join(keys, ", ") + ")"
+			}
+		}
+		return why{full, msg}
+	case n.Kind == yaml.SequenceNode && len(n.Content) == 0:
+		return why{full, fmt.Sprintf("%s is an empty list", where)}
+	case n.Kind == yaml.SequenceNode && sel.Missing:
+		return why{full, fmt.Sprintf("no element of %s matches %s", where, seg)}
+	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
+		return why{at.String(), fmt.Sprintf("the path goes on (%s) below this string: embedded: ends at the string, and the patch's own paths go inside the document", path[i:])}
+	}
+	return why{full, fmt.Sprintf("%s is %s, so %s selects nothing there", where, describeNode(n), seg)}
+}

@@ -1,0 +1,244 @@
+package schema
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+)
+
+// Lists no schema describes — a HelmRelease's spec.values.env, an Argo CD
+// Application's helm parameters — are replaced by a strategic merge. A
+// user who knows how their elements are identified declares it (a config's
+// mergeKeys); the declaration becomes ordinary merge metadata here, so the
+// merge engine treats a declared list exactly as a list of a built-in type
+// or a CRD: the same key rules, directives and errors.
+
+// Case gives the elements of a list that a field-path matcher selects
+// (spec.sources.[chart=app]) a type of their own.
+type Case struct {
+	Match fieldpath.Segment
+	Type  *Type
+}
+
+// ElementFor returns the type of one element of a list: that of the first
+// case whose matcher selects it (fieldpath.Matches decides), Elem
+// otherwise. n is the element as it stands in the document, or the patch's
+// element where the document has none.
+func (t *Type) ElementFor(n *yaml.Node) *Type {
+	if t == nil {
+		return nil
+	}
+	if n != nil {
+		for _, c := range t.Cases {
+			if fieldpath.Matches(yamltree.Tree{}, yamltree.Resolve(n), c.Match) {
+				return c.Type
+			}
+		}
+	}
+	return t.Elem
+}
+
+// DeclareError is a declaration of merge keys that cannot be taken.
+type DeclareError struct {
+	// At is the part of the path where the problem is ("" for the whole).
+	At  string
+	Msg string
+}
+
+func (e *DeclareError) Error() string {
+	if e.At == "" {
+		return e.Msg
+	}
+	return e.At + ": " + e.Msg
+}
+
+// WithListKeys returns t with the lists at path merged by keys, leaving t
+// itself (which may be shared, as the built-in types are) unchanged. A
+// path's segments are read as the schema reads a document:
+//
+//   - a field name is that field (of a map with arbitrary keys too);
+//   - * is every element of a list, or every value of a map;
+//   - [key=value] is the elements of a list that fieldpath.Matches selects
+//     (their own type: ElementFor);
+//   - an index is refused: a position does not identify an element across
+//     resources and runs.
+//
+// A list the schema already merges by other keys, or as a set, keeps its
+// rules: declaring others is an error (for built-in kinds see Describes).
+func (t *Type) WithListKeys(path fieldpath.Path, keys []string) (*Type, error) {
+	if len(keys) == 0 {
+		return nil, &DeclareError{Msg: "keys: give at least one field that identifies an element"}
+	}
+	for i, k := range keys {
+		if strings.TrimSpace(k) == "" {
+			return nil, &DeclareError{Msg: fmt.Sprintf("keys[%d]: empty field name", i)}
+		}
+		if slices.Contains(keys[:i], k) {
+			return nil, &DeclareError{Msg: fmt.Sprintf("keys: %q is listed twice", k)}
+		}
+	}
+	if len(path) == 0 {
+		return nil, &DeclareError{Msg: "path: empty"}
+	}
+	return graft(t, path, 0, slices.Clone(keys))
+}
+
+func graft(t *Type, path fieldpath.Path, i int, keys []string) (*Type, error) {
+	c := &Type{}
+	if t != nil {
+		*c = *t // a copy: t may be shared
+	}
+	if i == len(path) {
+		switch {
+		case c.Strategy == MergeByKeys && !slices.Equal(c.Keys, keys):
+			return nil, &DeclareError{At: path.String(), Msg: fmt.Sprintf("its schema already merges this list by %s; declared keys may not change that", keyList(c.Keys))}
+		case c.Strategy == Set:
+			return nil, &DeclareError{At: path.String(), Msg: "its schema already merges this list as a set of values; declared keys may not change that"}
+		}
+		c.Strategy, c.Keys = MergeByKeys, keys
+		return c, nil
+	}
+	seg := path[i]
+	var err error
+	switch seg.Kind {
+	case fieldpath.Field:
+		var f *Type
+		if f, err = graft(t.Field(seg.Key), path, i+1, keys); err == nil {
+			c.Fields = maps.Clone(c.Fields)
+			if c.Fields == nil {
+				c.Fields = map[string]*Type{}
+			}
+			c.Fields[seg.Key] = f
+		}
+	case fieldpath.Wildcard:
+		err = c.graftEvery(path, i, keys)
+	case fieldpath.Match:
+		err = c.graftCase(seg, path, i, keys)
+	default:
+		return nil, &DeclareError{At: path[:i+1].String(),
+			Msg: "an index names one position, which is not the same element in every resource; select elements with [key=value], or all of them with *"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// graftEvery declares the rest of the path below every value: the
+// elements or map values (Elem), every named field, every case.
+func (c *Type) graftEvery(path fieldpath.Path, i int, keys []string) error {
+	var err error
+	if c.Elem, err = graft(c.Elem, path, i+1, keys); err != nil {
+		return err
+	}
+	if len(c.Fields) > 0 {
+		fields := make(map[string]*Type, len(c.Fields))
+		for k, f := range c.Fields {
+			if fields[k], err = graft(f, path, i+1, keys); err != nil {
+				return err
+			}
+		}
+		c.Fields = fields
+	}
+	return c.graftCases(func(Case) bool { return true }, path, i, keys)
+}
+
+// graftCase declares the rest of the path below the elements seg selects:
+// a case of their own, starting from what every element has.
+func (c *Type) graftCase(seg fieldpath.Segment, path fieldpath.Path, i int, keys []string) error {
+	for _, k := range c.Cases {
+		if k.Match == seg {
+			return c.graftCases(func(k Case) bool { return k.Match == seg }, path, i, keys)
+		}
+	}
+	ct, err := graft(c.Elem, path, i+1, keys)
+	if err != nil {
+		return err
+	}
+	c.Cases = append(slices.Clone(c.Cases), Case{Match: seg, Type: ct})
+	return nil
+}
+
+func (c *Type) graftCases(which func(Case) bool, path fieldpath.Path, i int, keys []string) error {
+	if len(c.Cases) == 0 {
+		return nil
+	}
+	cases := slices.Clone(c.Cases)
+	for j, k := range cases {
+		if !which(k) {
+			continue
+		}
+		t, err := graft(k.Type, path, i+1, keys)
+		if err != nil {
+			return err
+		}
+		cases[j].Type = t
+	}
+	c.Cases = cases
+	return nil
+}
+
+// Describes reports whether the schema of a built-in kind describes what
+// path reaches: a field of the kind, whose merge rules come from the
+// Kubernetes API (a list merged by keys, as a set, or atomic), which a
+// declaration may not replace, as a CRD may not redefine a built-in kind.
+// It returns the place described and how it merges. A path that leaves
+// the kind's fields, or goes below a field the API leaves open
+// (RawExtension), describes nothing.
+func (s *Schema) Describes(apiVersion, kind string, path fieldpath.Path) (string, string, bool) {
+	if Builtin().Lookup(apiVersion, kind) == nil {
+		return "", "", false
+	}
+	sh := s.Shape(apiVersion, kind)
+	t := s.Lookup(apiVersion, kind)
+	return describes(sh, t, path, 0)
+}
+
+func describes(sh Shape, t *Type, path fieldpath.Path, i int) (string, string, bool) {
+	if i == len(path) {
+		// A field of the kind: a list of maps (List), or of values, or a
+		// scalar (Unchecked), or a map.
+		if sh.Kind() == Object || sh.Kind() == Map {
+			return path.String(), "a map, not a list", true
+		}
+		strategy, keys := t.List()
+		how := "atomic: a patch replaces it"
+		switch strategy {
+		case MergeByKeys:
+			how = "merged by " + keyList(keys)
+		case Set:
+			how = "merged as a set of values"
+		}
+		return path.String(), how, true
+	}
+	seg := path[i]
+	switch {
+	case seg.Kind == fieldpath.Field && (sh.Kind() == Object || sh.Kind() == Map):
+		f, ok := sh.Field(seg.Key)
+		if !ok {
+			return "", "", false
+		}
+		return describes(f, t.Field(seg.Key), path, i+1)
+	case seg.Kind == fieldpath.Wildcard && sh.Kind() == Object:
+		for _, name := range sh.Names() {
+			f, _ := sh.Field(name)
+			if at, how, ok := describes(f, t.Field(name), path, i+1); ok {
+				return at, how, true
+			}
+		}
+		return "", "", false
+	case sh.Kind() == Map && seg.Kind == fieldpath.Wildcard:
+		return describes(sh.Elem(), t.Field(""), path, i+1)
+	case sh.Kind() == List && seg.Kind != fieldpath.Field:
+		return describes(sh.Elem(), t.Element(), path, i+1)
+	}
+	return "", "", false
+}
+
+func keyList(keys []string) string { return "[" + strings.Join(keys, ", ") + "]" }

@@ -2,6 +2,7 @@ package replacement
 
 import (
 	"fmt"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"strconv"
 	"strings"
 
@@ -32,7 +33,7 @@ func (s *setter) recordUnanchored(n *yaml.Node, i int, positions []int) {
 	}
 	d := divergence{seg: i, list: at(s.path, i)}
 	for _, p := range positions {
-		d.extras = append(d.extras, describeElement(nodeTree{}.Element(n, p), s.path[i], p, s.secret))
+		d.extras = append(d.extras, describeElement(yamltree.Tree{}.Element(n, p), s.path[i], p, s.secret))
 	}
 	s.unanchored = append(s.unanchored, d)
 }
@@ -55,7 +56,7 @@ func (s *setter) embeddedUnanchored(text string, i int) {
 			if list.Kind != yaml.SequenceNode {
 				continue
 			}
-			sel, _ := fieldpath.Select(nodeTree{}, list, seg)
+			sel, _ := fieldpath.Select(yamltree.Tree{}, list, seg)
 			s.recordUnanchored(list, i+k, sel.Unanchored)
 		}
 	}

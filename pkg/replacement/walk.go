@@ -3,6 +3,7 @@ package replacement
 import (
 	"errors"
 	"fmt"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"strconv"
 	"strings"
 
@@ -67,7 +68,7 @@ func get(root *yaml.Node, path fieldpath.Path, o embedded.Options) ([]*yaml.Node
 			out = append(out, vs...)
 			return nil
 		}
-		sel, _ := fieldpath.Select(nodeTree{}, n, path[i]) // kyaml nodes have no lookup errors
+		sel, _ := fieldpath.Select(yamltree.Tree{}, n, path[i]) // kyaml nodes have no lookup errors
 		if len(sel.Positions) == 1 {
 			return walk(child(n, sel.Positions[0]), i+1)
 		}
@@ -142,7 +143,7 @@ func (s *setter) walk(n *yaml.Node, i int) (int, error) {
 	if s.atAnnotations(i) && (seg.Kind == fieldpath.Field || seg.Kind == fieldpath.Index) && protected(seg.Key) {
 		return 0, errAt(i, "the annotation %s belongs to kpt and kustomize; functions must not change it", seg.Key)
 	}
-	sel, _ := fieldpath.Select(nodeTree{}, n, seg) // kyaml nodes have no lookup errors
+	sel, _ := fieldpath.Select(yamltree.Tree{}, n, seg) // kyaml nodes have no lookup errors
 	s.recordUnanchored(n, i, sel.Unanchored)
 	switch {
 	case len(sel.Positions) > 0:

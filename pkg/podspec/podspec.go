@@ -64,6 +64,31 @@ func transform(req *fnrun.Request) error {
 	if err != nil {
 		return splitErrors(err)
 	}
+	entries, errs := compileAll(req, cfg)
+	if len(errs) > 0 {
+		return errs
+	}
+	r := &podRun{req: req, cfg: cfg, loc: newLocator(cfg.PodSpecPaths), ix: selector.NewIndex(req.Items, req.Config), warned: map[int]bool{}}
+	r.types = podSpecTypes{meta: meta, ix: r.ix}
+	// Select for every entry first: the function edits PodSpecs only, never
+	// what selectors read, so this is what each entry would select in turn.
+	selected := make([][]int, len(entries))
+	for k, c := range entries {
+		selected[k] = c.sel.Select(r.ix)
+	}
+	r.owned = ownedContainers(entries, selected)
+	for k, c := range entries {
+		r.runEntry(c, selected[k])
+	}
+	if len(r.errs) > 0 {
+		return r.errs
+	}
+	return nil
+}
+
+// compileAll compiles the entries, reporting their typos (warnings, or
+// errors under strict).
+func compileAll(req *fnrun.Request, cfg *Config) ([]*compiled, framework.Results) {
 	var errs framework.Results
 	var entries []*compiled
 	for i, p := range cfg.PatchesPodSpec {
@@ -82,76 +107,81 @@ func transform(req *fnrun.Request) error {
 		}
 		entries = append(entries, c)
 	}
-	if len(errs) > 0 {
-		return errs
-	}
-	loc := newLocator(cfg.PodSpecPaths)
-	ix := selector.NewIndex(req.Items, req.Config)
-	// Select for every entry first: the function edits PodSpecs only, never
-	// what selectors read, so this is what each entry would select in turn.
-	selected := make([][]int, len(entries))
-	for k, c := range entries {
-		selected[k] = c.sel.Select(ix)
-	}
-	owned := ownedContainers(entries, selected)
-	warned := map[int]bool{}
-	types := podSpecTypes{meta: meta, ix: ix}
-	for k, c := range entries {
-		matched, containers, changed, filled := 0, 0, 0, 0
-		var elements smp.Tally
-		paths := map[int]string{} // where each workload's PodSpec is
-		for _, i := range selected[k] {
-			res := ix.Item(i)
-			spec, path, missing := loc.find(res)
-			if spec == nil {
-				// no PodSpec: never touched, whatever it carries
-				if missing != "" && !warned[i] {
-					warned[i] = true
-					req.Results = append(req.Results, fnrun.Warningf(c.name, res, missing,
-						"selected, but podSpecPaths declares its PodSpec here and there is none; left alone (check the path)"))
-				}
-				continue
+	return entries, errs
+}
+
+// podRun is one run of the function over the items.
+type podRun struct {
+	req    *fnrun.Request
+	cfg    *Config
+	loc    *locator
+	ix     *selector.Index
+	types  podSpecTypes
+	owned  map[int]map[string]bool // the containers other entries add, by item
+	warned map[int]bool            // items warned about a missing PodSpec
+	errs   framework.Results
+}
+
+// entryCounts is what one entry did, for its summary.
+type entryCounts struct{ matched, containers, changed, filled int }
+
+// runEntry applies one entry to the workloads it selected.
+func (r *podRun) runEntry(c *compiled, selected []int) {
+	var n entryCounts
+	var elements smp.Tally
+	paths := map[int]string{} // where each workload's PodSpec is
+	for _, i := range selected {
+		res := r.ix.Item(i)
+		spec, path, missing := r.loc.find(res)
+		if spec == nil {
+			// no PodSpec: never touched, whatever it carries
+			if missing != "" && !r.warned[i] {
+				r.warned[i] = true
+				r.req.Results = append(r.req.Results, fnrun.Warningf(c.name, res, missing,
+					"selected, but podSpecPaths declares its PodSpec here and there is none; left alone (check the path)"))
 			}
-			matched++
-			t, ok := types.of(i, &errs)
-			if !ok {
-				continue
-			}
-			before := fnrun.Fingerprint(res)
-			r, err := c.apply(spec, path, owned[i], t)
-			if err != nil {
-				errs = append(errs, fnrun.Errorf(c.name, res, err.path, "%s", err.msg))
-			}
-			elements.Add(i, r.elements)
-			paths[i] = path
-			containers += r.containers
-			filled += r.filled
-			if fnrun.Changed(before, res) {
-				changed++
-			}
+			continue
 		}
-		errs = append(errs, reportElements(req, ix, c, &elements, paths, cfg.Strict)...)
-		summary := fmt.Sprintf("%s changed (%d selected)", fnrun.Plural(changed, "workload"), matched)
-		if c.fill {
-			left := matched - changed
-			verb := "they were"
-			if left == 1 {
-				verb = "it was"
-			}
-			summary += fmt.Sprintf(": defaults filled %s; %s left as %s", fnrun.Plural(filled, "field"), fnrun.Plural(left, "workload"), verb)
+		n.matched++
+		t, ok := r.types.of(i, &r.errs)
+		if !ok {
+			continue
 		}
-		req.Summarize(c.name, "%s", summary)
-		switch {
-		case matched == 0:
-			req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.sel.Explain(ix, "target"))
-		case (c.names != nil || c.reject != nil) && containers == 0:
-			req.NoMatch(c.onNoMatch, c.name, fmt.Sprintf("%s matches no container in the %d selected workloads", c.describeContainers(), matched))
+		before := fnrun.Fingerprint(res)
+		applied, err := c.apply(spec, path, r.owned[i], t)
+		if err != nil {
+			r.errs = append(r.errs, fnrun.Errorf(c.name, res, err.path, "%s", err.msg))
+		}
+		elements.Add(i, applied.elements)
+		paths[i] = path
+		n.containers += applied.containers
+		n.filled += applied.filled
+		if fnrun.Changed(before, res) {
+			n.changed++
 		}
 	}
-	if len(errs) > 0 {
-		return errs
+	r.errs = append(r.errs, reportElements(r.req, r.ix, c, &elements, paths, r.cfg.Strict)...)
+	r.summarize(c, n)
+}
+
+// summarize reports what an entry did, and a selection that found nothing.
+func (r *podRun) summarize(c *compiled, n entryCounts) {
+	summary := fmt.Sprintf("%s changed (%d selected)", fnrun.Plural(n.changed, "workload"), n.matched)
+	if c.fill {
+		left := n.matched - n.changed
+		verb := "they were"
+		if left == 1 {
+			verb = "it was"
+		}
+		summary += fmt.Sprintf(": defaults filled %s; %s left as %s", fnrun.Plural(n.filled, "field"), fnrun.Plural(left, "workload"), verb)
 	}
-	return nil
+	r.req.Summarize(c.name, "%s", summary)
+	switch {
+	case n.matched == 0:
+		r.req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.sel.Explain(r.ix, "target"))
+	case (c.names != nil || c.reject != nil) && n.containers == 0:
+		r.req.NoMatch(c.onNoMatch, c.name, fmt.Sprintf("%s matches no container in the %d selected workloads", c.describeContainers(), n.matched))
+	}
 }
 
 func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {

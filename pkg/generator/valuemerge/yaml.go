@@ -183,7 +183,7 @@ func mergeYAMLInto(base, overlay string, fresh bool, keyed keyedLists) (string, 
 	if err != nil {
 		return "", err
 	}
-	patch := resolve(o.root)
+	patch := expandMerges(o.root)
 	if isNull(patch) {
 		return "", &ParseError{Which: "overlay", Format: YAML, Msg: "the value is null; a null overlay would delete everything"}
 	}
@@ -403,7 +403,7 @@ func (m *ymerger) set(path fieldpath.Path, v *yaml.Node, create bool) {
 
 // nodeMerge merges on nodes and writes the whole document.
 func nodeMerge(b, o *ydoc, keyed keyedLists) (string, error) {
-	patch := resolve(o.root)
+	patch := expandMerges(o.root)
 	doc := b.doc
 	if root, err := mergekey.Expand(b.root); err == nil {
 		// Merged in place, an anchored map would change every map that
@@ -671,8 +671,8 @@ func copyNode(n *yaml.Node) *yaml.Node {
 	return &c
 }
 
-// resolve returns the overlay root with aliases and merge keys expanded.
-func resolve(n *yaml.Node) *yaml.Node {
+// expandMerges returns the overlay root with aliases and merge keys expanded.
+func expandMerges(n *yaml.Node) *yaml.Node {
 	c, err := mergekey.Expand(n)
 	if err != nil {
 		// parseYAML decoded the value, which checks merge keys and bounds

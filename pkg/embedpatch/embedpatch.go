@@ -65,7 +65,7 @@ type Patch struct {
 	// merge: the patch as the overlay of a JSON merge (json) and of a
 	// YAML one (yaml, the text as written).
 	json, yaml string
-	// fill: a merge or strategic patch that only fills what is missing
+	// fill is set for a merge or strategic patch that only fills what is missing
 	// (mode: default).
 	fill bool
 }
@@ -140,7 +140,7 @@ type Options struct {
 	// Type is the document's merge metadata for a strategic patch: the
 	// lists declared below the string (nil: every list is replaced).
 	Type *schema.Type
-	// Secret: the string is a Secret's value; messages show no value or
+	// Secret says the string is a Secret's value; messages show no value or
 	// key of it.
 	Secret bool
 }

@@ -49,7 +49,7 @@ func write(text string, old, want *yaml.Node, eo embedded.Options, format embedd
 type differ struct {
 	changes []embedded.Change
 	appends []embedded.Change
-	// yaml: the document is YAML, whose readers take keys spelled
+	// yaml says the document is YAML, whose readers take keys spelled
 	// differently (0 and 000, true and True) for one key.
 	yaml bool
 }

@@ -44,12 +44,12 @@ type Tree[N any] interface {
 // map entries or list elements it leads to, or why it leads nowhere.
 type Selection struct {
 	Positions []int
-	// Missing: the map has no such key, the list no element matching, or
+	// Missing is set when the map has no such key, the list no element matching, or
 	// the index is the list's length: what creating would add.
 	Missing bool
-	// OutOfRange: an index past the end of the list.
+	// OutOfRange is set for an index past the end of the list.
 	OutOfRange bool
-	// Mismatch: the segment does not apply to a node of this shape (a
+	// Mismatch is set when the segment does not apply to a node of this shape (a
 	// matcher on a map, a key on a list, anything on a scalar).
 	Mismatch bool
 	// Unanchored, for a matcher: the positions of the elements kustomize

@@ -48,7 +48,7 @@ type configLines struct {
 	nodes  map[*yaml.Node]int // line in the file of each node, when the file was read
 	offset func(n *yaml.Node) int
 	none   bool // no line can be given
-	// literal: the nodes written as literal block scalars (|) in the file
+	// literal holds the nodes written as literal block scalars (|) in the file
 	// read, whose lines of text are the file's lines after the indicator
 	literal map[*yaml.Node]bool
 }

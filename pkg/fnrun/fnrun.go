@@ -64,7 +64,7 @@ type Function struct {
 type Outcome struct {
 	Results framework.Results
 	Failed  bool
-	// ShownByClient: the client shows the results itself (kpt), so they
+	// ShownByClient says the client shows the results itself (kpt), so they
 	// need not be repeated on stderr (see sentByKpt).
 	ShownByClient bool
 	// Summaries is how many of the Results, at the end, are the per-entry

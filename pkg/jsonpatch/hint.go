@@ -126,9 +126,9 @@ func joinPointer(segs []string) string {
 
 // view is how messages see the document a patch applies to.
 type view struct {
-	// secret: a Secret, or (with embedded) a Secret's value.
+	// secret is set for a Secret, or (with embedded) a Secret's value.
 	secret bool
-	// embedded: a document held in a string, whose root is not a
+	// embedded is set for a document held in a string, whose root is not a
 	// resource.
 	embedded bool
 }

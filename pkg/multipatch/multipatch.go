@@ -34,7 +34,7 @@ type compiled struct {
 	entry
 	docs []*document
 	sel  *selector.SetMatcher // nil: each document selects its own resource
-	// fill: mode: default (smp.Options.Default).
+	// fill is set for mode: default (smp.Options.Default).
 	fill bool
 	// into is set for a patch into strings (embedded.go).
 	into *intoStrings

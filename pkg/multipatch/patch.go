@@ -36,7 +36,7 @@ type document struct {
 	// touchesIdentity is set when the document may change apiVersion, kind
 	// or metadata, so the selection index must be refreshed after it.
 	touchesIdentity bool
-	// fill: the entry's mode is default.
+	// fill says the entry's mode is default.
 	fill bool
 }
 

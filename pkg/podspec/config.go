@@ -36,7 +36,7 @@ type Patch struct {
 	Patch string `json:"patch,omitempty"`
 	Path  string `json:"path,omitempty"`
 	File  string `json:"file,omitempty"`
-	// MatchAnnotations: the workload's metadata.annotations must carry
+	// MatchAnnotations says the workload's metadata.annotations must carry
 	// every one, with exactly that value (the KEP's selector).
 	MatchAnnotations map[string]string `json:"matchAnnotations,omitempty"`
 	selector.Set

@@ -51,7 +51,7 @@ type compiled struct {
 	typos     []string
 	inits     bool
 	onNoMatch string
-	// fill: mode: default (smp.Options.Default).
+	// fill is set for mode: default (smp.Options.Default).
 	fill bool
 }
 
@@ -368,12 +368,12 @@ type applyError struct{ path, msg string }
 
 // applied is what one entry did to one PodSpec.
 type applied struct {
-	// containers: how many containers the container patch reached.
+	// containers counts how many containers the container patch reached.
 	containers int
-	// elements: what the PodSpec patch did with the keyed list elements
+	// elements says what the PodSpec patch did with the keyed list elements
 	// it names (paths relative to the PodSpec).
 	elements []smp.Element
-	// filled: the values a default wrote.
+	// filled counts the values a default wrote.
 	filled int
 }
 

@@ -159,7 +159,7 @@ type targetRule struct {
 	set      *selector.SetMatcher
 	paths    []fieldPath
 	options  Options
-	// touchesIdentity: a field path under metadata, apiVersion or kind,
+	// touchesIdentity is set for a field path under metadata, apiVersion or kind,
 	// which may change what later selectors see.
 	touchesIdentity bool
 }

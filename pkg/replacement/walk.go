@@ -107,10 +107,10 @@ type setter struct {
 	format embedded.Format // of the string the path goes into, 0: as it decides
 	set    embedded.Setter
 	cache  *embedded.Cache
-	// secret: the resource, or the value written, is secret; messages
+	// secret says the resource, or the value written, is secret; messages
 	// must not show values.
 	secret bool
-	// unanchored: where kustomize's reading of a matcher selects more.
+	// unanchored records where kustomize's reading of a matcher selects more.
 	unanchored []divergence
 }
 

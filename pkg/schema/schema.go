@@ -4,11 +4,11 @@ package schema
 type ListStrategy uint8
 
 const (
-	// Replace: the patch list replaces the original (atomic lists, unknown lists).
+	// Replace means the patch list replaces the original (atomic lists, unknown lists).
 	Replace ListStrategy = iota
-	// MergeByKeys: elements are maps identified by the fields in Keys.
+	// MergeByKeys means elements are maps identified by the fields in Keys.
 	MergeByKeys
-	// Set: elements are scalars; the union is kept, original order first.
+	// Set means elements are scalars; the union is kept, original order first.
 	Set
 )
 

@@ -23,14 +23,14 @@ type Shape struct {
 type ShapeKind uint8
 
 const (
-	// Unchecked: anything goes.
+	// Unchecked means anything goes.
 	Unchecked ShapeKind = iota
-	// Object: a map with a closed set of fields (Names).
+	// Object is a map with a closed set of fields (Names).
 	Object
-	// Map: a map with arbitrary keys whose values have the Elem shape
+	// Map is a map with arbitrary keys whose values have the Elem shape
 	// (labels, data, nodeSelector...).
 	Map
-	// List: a list whose elements have the Elem shape.
+	// List is a list whose elements have the Elem shape.
 	List
 )
 

@@ -12,10 +12,10 @@ type Element struct {
 	// Path is where the element is, in the notation of Error.Path:
 	// spec.template.spec.containers[name=server].
 	Path string
-	// Created: the document had no element with these keys, so the patch
+	// Created says the document had no element with these keys, so the patch
 	// added one; otherwise it merged into the one there.
 	Created bool
-	// Container: the element is a container (of containers,
+	// Container says the element is a container (of containers,
 	// initContainers or ephemeralContainers); Image: it has an image
 	// after the merge. A container added without one is rejected by the
 	// API server. Name is its name.

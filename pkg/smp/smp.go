@@ -66,7 +66,7 @@ type Options struct {
 
 // Result is what a merge did.
 type Result struct {
-	// Elements: see MergeElements (with Options.Track).
+	// Elements is what MergeElements reports (with Options.Track).
 	Elements []Element
 	// Filled counts the values a Default merge wrote where the document
 	// had none: scalars, and lists written whole.

@@ -27,14 +27,14 @@ type merger struct {
 	// aliasesAtRisk is set when a subtree with anchors or aliases was removed
 	// or moved, so the document's aliases must be checked after the merge.
 	aliasesAtRisk bool
-	// track: record what became of keyed list elements (MergeElements).
+	// track says to record what became of keyed list elements (MergeElements).
 	track    bool
 	elements []Element
 	// whole is > 0 while the merge builds something new as a whole (a
 	// new element, a list or map the patch replaces): the keyed elements
 	// inside are part of it, not reported on their own.
 	whole int
-	// fill: a Default merge (fill.go); filled counts what it wrote, except
+	// fill is set for a Default merge (fill.go); filled counts what it wrote, except
 	// while quiet > 0 (what it builds only to check, or inside a list it
 	// writes whole).
 	fill   bool

@@ -28,7 +28,7 @@ type entry struct {
 	sep                  bool
 	explicit             bool // the separator is = or :, not only white space
 	line                 int  // 1-based, of start
-	// open: the text ends inside the entry, after a backslash that would
+	// open says the text ends inside the entry, after a backslash that would
 	// continue it onto whatever line follows.
 	open bool
 }

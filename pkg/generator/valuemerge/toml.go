@@ -121,13 +121,13 @@ func comparable(v any) any {
 // tomlDoc is where a TOML text's keys and tables are.
 type tomlDoc struct {
 	src string
-	// values: the value bytes of each key-value, by path (parts joined by
+	// values holds the value bytes of each key-value, by path (parts joined by
 	// \x00), outside arrays of tables.
 	values map[string]span
-	// sections: where a new key of each table with a header (and of the
+	// sections holds where a new key of each table with a header (and of the
 	// root, "") goes: the end of its section's last key-value line.
 	sections map[string]int
-	// arrays: the paths of arrays of tables; nothing under them is edited.
+	// arrays holds the paths of arrays of tables; nothing under them is edited.
 	arrays map[string]bool
 }
 
@@ -402,7 +402,7 @@ func (e *tomlEdit) apply() string {
 	return b.String()
 }
 
-// sortedKeys: go-toml's maps have no order; edits at one place follow the
+// sortedKeys sorts because go-toml's maps have no order; edits at one place follow the
 // keys' order, the same on every run.
 func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))

@@ -36,6 +36,11 @@ func (s *Syntax) At(first int) *Syntax {
 	return &c
 }
 
+// maxText bounds the texts Locate searches: it parses ever longer prefixes
+// of the text, about log2(lines) + a few times (configs and patches are far
+// smaller; a standalone resource stream may not be).
+const maxText = 4 << 20
+
 // phrase is yaml.v3's message without its "yaml: line N: " prefix.
 var phrase = regexp.MustCompile(`^(?:MalformedYAMLError: )?yaml: (?:line \d+: )?`)
 
@@ -50,6 +55,9 @@ func Locate(text []byte, err error) (s *Syntax, ok bool) {
 		return nil, false
 	} else {
 		msg = phrase.ReplaceAllString(msg[i:], "")
+	}
+	if len(text) > maxText {
+		return nil, false // each step parses the text: a large one keeps yaml.v3's message
 	}
 	lines := bytes.SplitAfter(text, []byte("\n"))
 	// the first prefix of k+1 lines that fails for good: nearly always

@@ -111,3 +111,14 @@ func FuzzLocate(f *testing.F) {
 		}
 	})
 }
+
+// TestLocateBounded: a text over maxText is not searched (each step of the
+// search parses it), and keeps yaml.v3's own message.
+func TestLocateBounded(t *testing.T) {
+	text := []byte(strings.Repeat("a: 1\n", maxText/5+1) + "b: c: d\n")
+	var n yaml.Node
+	err := yaml.Unmarshal(text, &n)
+	if _, ok := Locate(text, err); ok {
+		t.Fatal("a text over the bound was searched")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/patchwork-krm/patchwork/pkg/smp"
 	"reflect"
 	"strconv"
 	"strings"
@@ -63,7 +64,7 @@ func (d *differ) diff(path fieldpath.Path, a, b *yaml.Node) error {
 	}
 	alias := a.Kind == yaml.AliasNode
 	a, b = resolve(a), resolve(b)
-	if same(a, b) {
+	if smp.Equal(a, b) || sameNumber(a, b) { // the same data: nothing to write
 		return nil
 	}
 	switch {
@@ -278,45 +279,6 @@ func lookup(m *yaml.Node, k string) *yaml.Node {
 	return nil
 }
 
-// same reports whether two values are the same data: scalars by type and
-// text, maps by their entries whatever the order, lists element by
-// element.
-func same(a, b *yaml.Node) bool {
-	a, b = resolve(a), resolve(b)
-	if a == b {
-		return true
-	}
-	if a == nil || b == nil || a.Kind != b.Kind {
-		return false
-	}
-	switch a.Kind {
-	case yaml.ScalarNode:
-		return a.ShortTag() == b.ShortTag() && a.Value == b.Value
-	case yaml.SequenceNode:
-		if len(a.Content) != len(b.Content) {
-			return false
-		}
-		for i := range a.Content {
-			if !same(a.Content[i], b.Content[i]) {
-				return false
-			}
-		}
-		return true
-	case yaml.MappingNode:
-		if len(a.Content) != len(b.Content) {
-			return false
-		}
-		for i := 0; i+1 < len(a.Content); i += 2 {
-			bv := lookup(b, resolve(a.Content[i]).Value)
-			if bv == nil || !same(a.Content[i+1], bv) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
 // check reads the result back and compares it with the value wanted, as
 // JSON data: an edit that wrote something else is a bug here, reported
 // rather than written (without the values: they may be secret).
@@ -375,4 +337,23 @@ func decode(n *yaml.Node) (any, error) {
 	var v any
 	err = dec.Decode(&v)
 	return v, err
+}
+
+// sameNumber reports whether two scalars are one number spelled two ways
+// (00 and 0, 1.0 and 1.00): readers take them alike, so a patch writing
+// one over the other changes nothing, and the text keeps its spelling.
+func sameNumber(a, b *yaml.Node) bool {
+	if a.Kind != yaml.ScalarNode || b.Kind != yaml.ScalarNode || a.ShortTag() != b.ShortTag() {
+		return false
+	}
+	switch a.ShortTag() {
+	case yaml.NodeTagInt, yaml.NodeTagFloat:
+	default:
+		return false
+	}
+	var x, y any
+	if a.Decode(&x) != nil || b.Decode(&y) != nil {
+		return false
+	}
+	return x == y
 }

@@ -55,8 +55,11 @@ func scalarEqual(a, b *yaml.Node) bool {
 	return ta == tb && a.Value == b.Value
 }
 
-// deepEqual compares two nodes as data: map key order, styles and comments do
-// not matter, list order does.
+// Equal compares two nodes as data: map key order, styles and comments do
+// not matter, list order does; aliases stand for their anchors' values and
+// every null is one value.
+func Equal(a, b *yaml.Node) bool { return deepEqual(a, b) }
+
 func deepEqual(a, b *yaml.Node) bool {
 	a, b = resolve(a), resolve(b)
 	if a == b {

@@ -12,7 +12,7 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
-	"github.com/patchwork-krm/patchwork/pkg/generator/valuemerge"
+	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/smp"

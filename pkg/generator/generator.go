@@ -13,7 +13,7 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator/hash"
 	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
-	"github.com/patchwork-krm/patchwork/pkg/generator/valuemerge"
+	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 	"github.com/patchwork-krm/patchwork/pkg/namerefs"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"

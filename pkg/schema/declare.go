@@ -58,6 +58,13 @@ func (e *DeclareError) Error() string {
 	return e.At + ": " + e.Msg
 }
 
+// ListKeys declares that the lists a path reaches merge by keys: the
+// fields that identify an element (a config's mergeKeys).
+type ListKeys struct {
+	Path fieldpath.Path
+	Keys []string
+}
+
 // WithListKeys returns t with the lists at path merged by keys, leaving t
 // itself (which may be shared, as the built-in types are) unchanged. A
 // path's segments are read as the schema reads a document:

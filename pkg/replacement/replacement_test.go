@@ -7,10 +7,10 @@ import (
 )
 
 func TestGolden(t *testing.T) {
-	fnruntest.RunGolden(t, Function, "testdata/golden")
+	fnruntest.RunGolden(t, Function, "testdata")
 }
 
 // No result quotes a value read from a Secret, or copied out of one.
 func TestNoSecretInResults(t *testing.T) {
-	fnruntest.CheckNoSecrets(t, Function, "testdata/golden")
+	fnruntest.CheckNoSecrets(t, Function, "testdata")
 }

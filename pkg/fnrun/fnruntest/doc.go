@@ -10,10 +10,18 @@
 //	expected-infos.txt      lines that must each appear in the infos
 //	                        (optional: infos are not required to be listed)
 //	not-idempotent          present when a second run may differ (why, inside)
+//	expected-sdk.yaml       rare: what the sdk mode writes instead of
+//	                        expected.yaml, where the SDK spells the same
+//	                        resources differently (see RunGolden)
 //
-// Each case also runs a second time on its own output and must give the same
-// bytes, since kpt re-runs pipelines on their own output.
-// UPDATE_GOLDEN=1 writes expected.yaml from the output: read what it wrote.
+// RunGolden runs each case in two modes, the subtests <case>/standalone and
+// <case>/sdk: as the command line runs the function, and as a Go program
+// built on the kpt SDK does (sdk.Processor through fn.Execute). Both must
+// give the expected output and messages; the SDK's results must equal the
+// standalone run's field for field. The standalone run is also repeated on
+// its own output and must give the same bytes, since kpt re-runs pipelines
+// on their own output. UPDATE_GOLDEN=1 writes expected.yaml (and an
+// existing expected-sdk.yaml) from the output: read what it wrote.
 // Every result is also checked for Go jargon (CheckMessages, Jargon).
 //
 // A function's golden test is one call (RunGolden needs the test's own

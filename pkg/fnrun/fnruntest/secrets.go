@@ -35,22 +35,14 @@ const autoSecretMin = 6
 // every field of a result, the resource's identity included.
 func CheckNoSecrets(t *testing.T, f fnrun.Function, dir string) {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	checked := 0
-	for _, e := range entries {
-		if !e.IsDir() || e.Name() == "fuzz" {
-			continue
-		}
-		caseDir := filepath.Join(dir, e.Name())
+	for _, caseDir := range caseDirs(t, dir) {
 		secrets := secretValues(t, caseDir)
 		if len(secrets) == 0 {
 			continue
 		}
 		checked++
-		t.Run(e.Name(), func(t *testing.T) {
+		t.Run(filepath.Base(caseDir), func(t *testing.T) {
 			input, err := os.ReadFile(filepath.Join(caseDir, "input.yaml"))
 			if err != nil {
 				t.Fatal(err)

@@ -129,7 +129,7 @@ func graft(t *Type, path fieldpath.Path, i int, keys []string) (*Type, error) {
 		err = c.graftCase(seg, path, i, keys)
 	default:
 		return nil, &DeclareError{At: path[:i+1].String(),
-			Msg: "an index names one position, which is not the same element in every resource; select elements with [key=value], or all of them with *"}
+			Msg: "an index names a position, not an element: positions change as elements are added, merged and removed; select elements with [key=value], or all of them with *"}
 	}
 	if err != nil {
 		return nil, err

@@ -1,26 +1,33 @@
-// Package valuemerge merges two documents held in strings: JSON and YAML
-// with the semantics of RFC 7386 (JSON merge patch: maps merge key by key,
-// recursively; lists and scalars in the overlay replace; a null in the
-// overlay deletes the key), with the lists a field path names merged by key
-// instead (KeyedList, jsonpatch.MergeValuesKeyed); TOML (tables merge by
-// key, other values replace); Java properties and kustomize env files (the
-// overlay's keys replace or add).
+// Package valuemerge is the value merge: two documents held in strings
+// merged into one, and the one writer of every merge and patch into a
+// string.
 //
-// The base keeps its layout. Only the parts the overlay changes are
-// rewritten: key order, indentation, spacing, quoting, comments and blank
-// lines elsewhere stay byte for byte; new keys come after the existing
-// ones, written in the base's style (its indentation unit, JSON separators,
-// YAML sequence indentation). Merging the same overlay twice gives the same
-// text as merging it once.
+// JSON and YAML values are merged by the project's one merge, package
+// smp's strategic merge on yaml nodes: without declared lists that is RFC
+// 7386 (maps merge key by key, recursively; lists and scalars in the
+// overlay replace; a null deletes the key); the lists a config declares
+// (schema.ListKeys, a config's mergeKeys) merge by key as a schema's lists
+// do, and strategic merge's directives ($patch, $retainKeys,
+// $setElementOrder/…) mean what they mean there. TOML merges tables by key
+// and replaces other values; Java properties and kustomize env files take
+// the overlay's keys.
+//
+// The base keeps its layout. Doc writes a document's new value as edits of
+// its text through package embedded: only what differs is rewritten; key
+// order, indentation, spacing, quoting, comments and blank lines elsewhere
+// stay byte for byte; new keys come after the existing ones in the base's
+// style; elements of a list merged by key stay where they are, removed ones
+// go with their lines. Package embedpatch writes multi-patch's patches into
+// strings with it too. Merging the same overlay twice gives the same text
+// as merging it once.
 //
 // Merge is the entry point; Check validates a value alone and ParseFormat
 // reads a config's format field. Every result is checked before it is
-// returned: read again, it must mean what the merge means
-// (jsonpatch.MergeValuesKeyed on decoded JSON, YAML and TOML; the merged
-// keys and values of a line format), or the merge fails rather than write
-// something else. A merge the values cannot take, though both parse, is a
-// MergeError. When a YAML merge cannot be written in place, the merged
-// nodes are written instead: order and comments kept, blank lines not; a
-// TOML merge that cannot be is written whole by the TOML library: comments
-// lost, keys sorted.
+// returned: read again, it must mean the merged value, or the merge fails
+// rather than write something else. A merge the values cannot take, though
+// both parse, is a MergeError. When a YAML merge cannot be written in place
+// (the base is not a map, a value inherited through a merge key goes), the
+// merged nodes are written whole: order and comments kept, blank lines
+// not; a TOML merge that cannot be is written whole by the TOML library:
+// comments lost, keys sorted.
 package valuemerge

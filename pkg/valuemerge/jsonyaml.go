@@ -78,6 +78,9 @@ func mergeDoc(f Format, base, overlay string, lists []schema.ListKeys) (string, 
 	if err != nil {
 		return "", err
 	}
+	if err := matchedKeys(nil, b.root, patch); err != nil {
+		return "", err
+	}
 	doc, err := Open(base, b.root, Options{Format: f, Edit: embedded.Options{Cache: cache}, Overlay: &Overlay{Text: overlay, Root: o.root}, Who: "the overlay"})
 	if err != nil {
 		return "", &ParseError{Which: "base", Format: f, Msg: err.Error()}

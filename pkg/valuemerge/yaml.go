@@ -8,6 +8,8 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
 	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -208,4 +210,52 @@ func expandMerges(n *yaml.Node) *yaml.Node {
 	}
 	clear(c)
 	return c
+}
+
+// matchedKeys refuses, where the merge must match the overlay's keys
+// against the base's (a map of the overlay meeting a map of the base with
+// entries), a key that is a map or a list. YAML allows them ({{PROJECT_ID}},
+// a template placeholder, is a map whose key is a map), and parts of a
+// value the overlay does not reach may hold them, but no key can be matched
+// against one: merged, {{PROJECT_ID}} would take the overlay's keys beside
+// it, which nobody means.
+func matchedKeys(path fieldpath.Path, b, o *yaml.Node) error {
+	b, o = yamltree.Resolve(b), yamltree.Resolve(o)
+	if !isMap(b) || !isMap(o) || len(b.Content) == 0 {
+		return nil
+	}
+	if err := scalarKeys(path, b, "base"); err != nil {
+		return err
+	}
+	if err := scalarKeys(path, o, "overlay"); err != nil {
+		return err
+	}
+	for i := 0; i+1 < len(o.Content); i += 2 {
+		k := yamltree.Resolve(o.Content[i]).Value
+		if err := matchedKeys(appendKey(path, k), yamltree.Lookup(b, k), o.Content[i+1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scalarKeys refuses a map that has a map or a list for a key (matchedKeys).
+func scalarKeys(path fieldpath.Path, m *yaml.Node, which string) error {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := yamltree.Resolve(m.Content[i])
+		if k.Kind != yaml.MappingNode && k.Kind != yaml.SequenceNode {
+			continue
+		}
+		where := "at the top level"
+		if len(path) > 0 {
+			where = "in " + path.String()
+		}
+		kind := "a map"
+		if k.Kind == yaml.SequenceNode {
+			kind = "a list"
+		}
+		return &MergeError{fmt.Sprintf("the %s value's key %s at line %d, column %d is %s, not a string ({{NAME}} reads as a map in YAML: quote it to make it a string), and the merge must match keys there",
+			which, where, k.Line, k.Column, kind)}
+	}
+	return nil
 }

@@ -182,8 +182,12 @@ func (p *Patch) Apply(text string, o Options) (string, error) {
 	switch {
 	case errors.As(err, &me):
 		return "", &Error{Msg: me.Msg}
-	case errors.Is(err, valuemerge.ErrNotInPlace) && !errors.As(err, new(*embedded.Error)):
+	case errors.Is(err, valuemerge.ErrOtherKind):
 		return "", &Error{Msg: "the patch replaces the whole document with another kind of value; patch the field holding the string instead"}
+	case errors.Is(err, valuemerge.ErrNotInPlace) && !errors.As(err, new(*embedded.Error)):
+		// A value inherited through a YAML merge key that goes, say:
+		// the document is written whole from its new value.
+		return doc.WriteWhole()
 	}
 	return out, err
 }

@@ -66,7 +66,7 @@ func (w *writer) diff(path fieldpath.Path, a, b *yaml.Node) error {
 		}
 	}
 	if len(path) == 0 {
-		return fmt.Errorf("%w: the whole document becomes another kind of value", ErrNotInPlace)
+		return ErrOtherKind
 	}
 	if err := w.newKeys(path, b); err != nil {
 		return err

@@ -65,6 +65,10 @@ type Overlay struct {
 // reports it.
 var ErrNotInPlace = errors.New("the change cannot be written in place")
 
+// ErrOtherKind is ErrNotInPlace for a document whose value becomes another
+// kind of value (a map a list): nothing of the text can be kept.
+var ErrOtherKind = fmt.Errorf("%w: the whole document becomes another kind of value", ErrNotInPlace)
+
 // Open opens the document held in text, whose value (as read by package
 // embedded or yaml.v3) is old.
 func Open(text string, old *yaml.Node, o Options) (*Doc, error) {
@@ -137,6 +141,9 @@ func (d *Doc) check(out string) error {
 	}
 	if !sameMeaning(got[0], d.Want) {
 		return fmt.Errorf("%w: the result does not mean what the merge means", ErrNotInPlace)
+	}
+	if _, err := yamlDocuments(out); err != nil && d.opts.Format == YAML {
+		return fmt.Errorf("%w: the result does not parse as YAML", ErrNotInPlace)
 	}
 	return nil
 }

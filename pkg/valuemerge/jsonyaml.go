@@ -96,7 +96,7 @@ func mergeDoc(f Format, base, overlay string, lists []schema.ListKeys) (string, 
 		out, err = doc.Write()
 	}
 	if errors.Is(err, ErrNotInPlace) {
-		return whole(f, b, o, doc.Want)
+		return whole(f, b, o, doc)
 	}
 	return out, err
 }
@@ -175,67 +175,17 @@ func overlayError(err error) error {
 	return &MergeError{err.Error()}
 }
 
-// whole writes the merged value whole: JSON as the overlay wrote it when
-// that is the result, else laid out as the base lays out JSON; YAML
-// encoded from the merged nodes.
-func whole(f Format, b, o *parsed, want *yaml.Node) (string, error) {
+// whole writes the merged value whole (Doc.WriteWhole): JSON as the
+// overlay wrote it when that is the result; YAML under the overlay's
+// document comments when nothing of the base survives (it was not a map,
+// or the overlay is not one), in the indentation base and overlay show.
+func whole(f Format, b, o *parsed, doc *Doc) (string, error) {
 	if f == JSON {
-		return wholeJSON(b, o, want)
+		return doc.WriteWhole()
 	}
-	return wholeYAML(b, o, want)
-}
-
-// wholeJSON replaces the base's value, keeping the space around it.
-func wholeJSON(b, o *parsed, want *yaml.Node) (string, error) {
-	if sameMeaning(o.root, want) {
-		return splice(b.text, strings.TrimSpace(o.text)), nil
-	}
-	text := splice(b.text, "{}")
-	empty := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}
-	doc := &Doc{Want: want, text: text, old: empty, opts: Options{Format: JSON, Overlay: &Overlay{Text: o.text, Root: o.root}}}
-	out, err := doc.Write()
-	if err != nil {
-		return "", fmt.Errorf("internal error merging JSON (please report): %v", err)
-	}
-	return out, nil
-}
-
-// splice puts value in the place of the text's value, between the space
-// before and after it.
-func splice(text, value string) string {
-	v := strings.TrimSpace(text)
-	i := strings.Index(text, v)
-	return text[:i] + value + text[i+len(v):]
-}
-
-// wholeYAML encodes the merged nodes in the base's indentation, under the
-// base's document comments, or the overlay's when nothing of the base
-// survives (it was not a map, or the overlay is not one). Strings YAML 1.1
-// readers misread plain are quoted. It ends in a line break when the base
-// does, unless a block scalar ending the document needs one.
-func wholeYAML(b, o *parsed, want *yaml.Node) (string, error) {
-	doc := *b.doc
+	comments := b.doc
 	if !isMap(b.root) || !isMap(o.root) {
-		doc = *o.doc
+		comments = o.doc
 	}
-	doc.Content = []*yaml.Node{want}
-	nullKeys(&doc)
-	quoteAmbiguous(&doc)
-	out, err := encodeYAML(&doc, detectYAMLStyle(b.root, o.root))
-	if err != nil {
-		return "", fmt.Errorf("internal error merging YAML (please report): %v", err)
-	}
-	stripped := strings.TrimRight(out, "\n")
-	for _, end := range []string{lineBreakOf(b.text), "\n"} {
-		if readsAs(stripped+end, want) {
-			return stripped + end, nil
-		}
-	}
-	return "", fmt.Errorf("internal error merging YAML (please report): the result does not parse back to the merge")
-}
-
-// readsAs reports whether YAML text parses, as Check parses it, to want.
-func readsAs(text string, want *yaml.Node) bool {
-	d, err := parseYAML(text, "result")
-	return err == nil && sameMeaning(d.root, want)
+	return doc.wholeYAML(comments, detectYAMLStyle(b.root, o.root))
 }

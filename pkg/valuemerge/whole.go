@@ -2,9 +2,13 @@ package valuemerge
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -109,4 +113,97 @@ func lineBreakOf(s string) string {
 		return "\n"
 	}
 	return ""
+}
+
+// WriteWhole writes Want whole, where Write cannot write it as edits: YAML
+// encoded from the nodes in the text's indentation and sequence style, the
+// comments of the text's document and of the nodes kept, blank lines not,
+// strings YAML 1.1 readers misread plain quoted; JSON as the overlay wrote
+// it when that is the value, else laid out as the text lays out JSON. A
+// YAML text holding several documents is not written whole (the others
+// would go).
+func (d *Doc) WriteWhole() (string, error) {
+	if d.opts.Format == JSON {
+		return d.wholeJSON()
+	}
+	docs, err := yamlDocuments(d.text)
+	if err != nil || len(docs) != 1 {
+		return "", fmt.Errorf("%w: a text of several YAML documents is not written whole", ErrNotInPlace)
+	}
+	return d.wholeYAML(docs[0], detectYAMLStyle(d.old))
+}
+
+// wholeYAML encodes Want under the comments of document node comments, in
+// style. It ends in a line break when the text does, unless a block scalar
+// ending the document needs one.
+func (d *Doc) wholeYAML(comments *yaml.Node, style ystyle) (string, error) {
+	doc := *comments
+	doc.Content = []*yaml.Node{d.Want}
+	nullKeys(&doc)
+	quoteAmbiguous(&doc)
+	out, err := encodeYAML(&doc, style)
+	if err != nil {
+		return "", fmt.Errorf("internal error writing YAML (please report): %v", err)
+	}
+	stripped := strings.TrimRight(out, "\n")
+	for _, end := range []string{lineBreakOf(d.text), "\n"} {
+		if readsAs(stripped+end, d.Want) {
+			return stripped + end, nil
+		}
+	}
+	return "", fmt.Errorf("internal error writing YAML (please report): the result does not parse back to the value")
+}
+
+// wholeJSON replaces the text's value, keeping the space around it: with
+// the overlay's text when that is the value, else with {} that Want's
+// entries are written into, laid out as JSON is laid out around them.
+func (d *Doc) wholeJSON() (string, error) {
+	if o := d.opts.Overlay; o != nil && sameMeaning(o.Root, d.Want) {
+		return splice(d.text, strings.TrimSpace(o.Text)), nil
+	}
+	if !isMap(d.Want) {
+		b, err := yamljson.Encode(d.Want)
+		if err != nil {
+			return "", fmt.Errorf("internal error writing JSON (please report): %v", err)
+		}
+		return splice(d.text, string(b)), nil
+	}
+	empty := &Doc{Want: d.Want, text: splice(d.text, "{}"), old: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}, opts: d.opts}
+	out, err := empty.Write()
+	if err != nil {
+		return "", fmt.Errorf("internal error writing JSON (please report): %v", err)
+	}
+	return out, nil
+}
+
+// splice puts value in the place of the text's value, between the space
+// before and after it.
+func splice(text, value string) string {
+	v := strings.TrimSpace(text)
+	i := strings.Index(text, v)
+	return text[:i] + value + text[i+len(v):]
+}
+
+// readsAs reports whether YAML text parses, as Check parses it, to want.
+func readsAs(text string, want *yaml.Node) bool {
+	d, err := parseYAML(text, "result")
+	return err == nil && sameMeaning(d.root, want)
+}
+
+// yamlDocuments reads every document of a YAML text with yaml.v3, which
+// the editor's own reader may be more lenient than.
+func yamlDocuments(text string) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	var docs []*yaml.Node
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, &n)
+	}
 }

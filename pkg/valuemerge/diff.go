@@ -49,22 +49,37 @@ func (w *writer) diff(path fieldpath.Path, a, b *yaml.Node) error {
 	if sameData(a, b) {
 		return nil
 	}
-	switch {
-	case alias:
-		// The value an alias stands for is written in its place, so
-		// the anchor (and its other aliases) stay as they are.
-	case a.Kind == yaml.MappingNode && b.Kind == yaml.MappingNode && len(a.Content) == 0 && len(path) > 0:
-		// An empty map gains entries laid out as the document lays out
-		// maps.
-		w.changes = append(w.changes, w.laidOut(path, b, false))
-		return w.newKeys(path, b)
-	case a.Kind == yaml.MappingNode && b.Kind == yaml.MappingNode:
-		return w.diffMap(path, a, b)
-	case a.Kind == yaml.SequenceNode && b.Kind == yaml.SequenceNode:
-		if done, err := w.diffList(path, a, b); done || err != nil {
+	if !alias {
+		// (The value an alias stands for is written in its place, so
+		// the anchor and its other aliases stay as they are.)
+		if done, err := w.diffInside(path, a, b); done || err != nil {
 			return err
 		}
 	}
+	return w.replace(path, b)
+}
+
+// diffInside edits inside two collections of one kind; false when the
+// value is to be replaced whole.
+func (w *writer) diffInside(path fieldpath.Path, a, b *yaml.Node) (bool, error) {
+	switch {
+	case a.Kind != b.Kind:
+		return false, nil
+	case a.Kind == yaml.MappingNode && len(a.Content) == 0 && len(path) > 0:
+		// An empty map gains entries laid out as the document lays out
+		// maps, not as the overlay spelled them.
+		w.changes = append(w.changes, w.laidOut(path, b, false))
+		return true, w.newKeys(path, b)
+	case a.Kind == yaml.MappingNode:
+		return true, w.diffMap(path, a, b)
+	case a.Kind == yaml.SequenceNode:
+		return w.diffList(path, a, b)
+	}
+	return false, nil
+}
+
+// replace writes b whole at path.
+func (w *writer) replace(path fieldpath.Path, b *yaml.Node) error {
 	if len(path) == 0 {
 		return ErrOtherKind
 	}
@@ -92,46 +107,64 @@ func (w *writer) diffMap(path fieldpath.Path, a, b *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	var added, removed []embedded.Change
+	added, err := w.diffEntries(path, a, b, own, inherited)
+	if err != nil {
+		return err
+	}
+	removed, err := removedKeys(path, a, b, own, inherited)
+	if err != nil {
+		return err
+	}
+	w.changes = append(w.changes, added...)
+	w.changes = append(w.changes, removed...)
+	return nil
+}
+
+// diffEntries compares the values of b's keys with a's own, and returns
+// the changes adding the keys a has not (or inherits with another value).
+func (w *writer) diffEntries(path fieldpath.Path, a, b *yaml.Node, own, inherited map[string]*yaml.Node) ([]embedded.Change, error) {
+	var added []embedded.Change
 	keys := a.Content
 	for i := 0; i+1 < len(b.Content); i += 2 {
-		k := yamltree.Resolve(b.Content[i])
+		k, v := yamltree.Resolve(b.Content[i]), b.Content[i+1]
 		sub := appendKey(path, k.Value)
 		if av := own[k.Value]; av != nil {
-			if err := w.diff(sub, av, b.Content[i+1]); err != nil {
-				return err
+			if err := w.diff(sub, av, v); err != nil {
+				return nil, err
 			}
 			continue
 		}
-		if iv := inherited[k.Value]; iv != nil && sameData(yamltree.Resolve(iv), yamltree.Resolve(b.Content[i+1])) {
+		if iv := inherited[k.Value]; iv != nil && sameData(yamltree.Resolve(iv), yamltree.Resolve(v)) {
 			continue
 		}
 		if err := w.newKey(path, k); err != nil {
-			return err
+			return nil, err
 		}
-		if err := w.newKeys(sub, b.Content[i+1]); err != nil {
-			return err
+		if err := w.newKeys(sub, v); err != nil {
+			return nil, err
 		}
-		added = append(added, w.set(sub, yamltree.Resolve(b.Content[i+1]), true))
-		keys = append(keys[:len(keys):len(keys)], k, b.Content[i+1])
+		added = append(added, w.set(sub, yamltree.Resolve(v), true))
+		keys = append(keys[:len(keys):len(keys)], k, v)
 	}
-	if err := w.sameKeys(path, keys, len(added)); err != nil {
-		return err
-	}
+	return added, w.sameKeys(path, keys, len(added))
+}
+
+// removedKeys is the changes deleting a's own keys that b has not; an
+// inherited one that b has not cannot be deleted in place.
+func removedKeys(path fieldpath.Path, a, b *yaml.Node, own, inherited map[string]*yaml.Node) ([]embedded.Change, error) {
 	for k := range inherited {
 		if yamltree.Lookup(b, k) == nil && own[k] == nil {
-			return fmt.Errorf("%w: %s loses %q, which it inherits through a merge key", ErrNotInPlace, where(path), k)
+			return nil, fmt.Errorf("%w: %s loses %q, which it inherits through a merge key", ErrNotInPlace, where(path), k)
 		}
 	}
+	var removed []embedded.Change
 	for i := 0; i+1 < len(a.Content); i += 2 {
 		k := yamltree.Resolve(a.Content[i])
 		if !mergekey.Is(k) && yamltree.Lookup(b, k.Value) == nil {
 			removed = append(removed, embedded.Change{Path: appendKey(path, k.Value), Delete: true})
 		}
 	}
-	w.changes = append(w.changes, added...)
-	w.changes = append(w.changes, removed...)
-	return nil
+	return removed, nil
 }
 
 // entriesOf is a map's own values by key and, when it has merge keys,

@@ -178,14 +178,8 @@ func (c *lineCut) cutElements(l *yaml.Node, gone []int) bool {
 // the blank lines around it, those after go with an element that has one
 // after it, those before with the last.
 func (c *lineCut) elementLines(l *yaml.Node, j int) (first, end int, ok bool) {
-	el := l.Content[j]
-	start, col := el.Line-1, el.Column-1
-	if el.Line == 0 || start >= len(c.lines) || col > len(c.lines[start]) {
-		return 0, 0, false // no position: a value not read from this text
-	}
-	prefix := strings.TrimRight(c.lines[start][:col], " ")
-	dash := len(prefix) - 1
-	if dash < 0 || prefix[dash] != '-' || strings.TrimSpace(prefix[:dash]) != "" {
+	start, dash, ok := c.dashOf(l.Content[j])
+	if !ok {
 		return 0, 0, false
 	}
 	first = start
@@ -205,6 +199,23 @@ func (c *lineCut) elementLines(l *yaml.Node, j int) (first, end int, ok bool) {
 		}
 	}
 	return first, end, true
+}
+
+// dashOf is the line (0-based) of an element and the column of its "- ",
+// which must be the first thing on the line; false for an element not
+// laid out so (its content on a later line, "- - x") or read from
+// elsewhere.
+func (c *lineCut) dashOf(el *yaml.Node) (line, dash int, ok bool) {
+	line, col := el.Line-1, el.Column-1
+	if el.Line == 0 || line >= len(c.lines) || col > len(c.lines[line]) {
+		return 0, 0, false
+	}
+	prefix := strings.TrimRight(c.lines[line][:col], " ")
+	dash = len(prefix) - 1
+	if dash < 0 || prefix[dash] != '-' || strings.TrimSpace(prefix[:dash]) != "" {
+		return 0, 0, false
+	}
+	return line, dash, true
 }
 
 // text is the text without the lines marked; false when that would leave

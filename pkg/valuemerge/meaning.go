@@ -69,10 +69,10 @@ func writeKey(b *strings.Builder, n *yaml.Node) {
 	b.WriteByte(')')
 }
 
-// nodeValue is what a node means, in the terms of jsonpatch.MergeValues: mappings
+// nodeValue is what a node means to a reader that decodes it: mappings
 // become maps keyed by keyID (the last of equal keys wins; a string key as
-// the JSON key yaml.v3 makes of it, so that mergeKeys find their fields),
-// sequences slices, scalars their decoded values.
+// the JSON key yaml.v3 makes of it), with what merge keys (<<) bring in;
+// sequences slices; scalars their decoded values.
 func nodeValue(n *yaml.Node) (any, error) {
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -86,43 +86,7 @@ func nodeValue(n *yaml.Node) (any, error) {
 		}
 		return nodeValue(n.Alias)
 	case yaml.MappingNode:
-		m := make(map[string]any, len(n.Content)/2)
-		var merged []*yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if mergekey.Is(n.Content[i]) {
-				merged = append(merged, n.Content[i+1])
-				continue
-			}
-			v, err := nodeValue(n.Content[i+1])
-			if err != nil {
-				return nil, err
-			}
-			m[strings.TrimPrefix(keyID(n.Content[i]), "v3\x00")] = v
-		}
-		// A merge key (<<) adds the entries of the maps it names that the
-		// map does not set itself; of several maps, the first wins.
-		for _, mv := range merged {
-			v, err := nodeValue(mv)
-			if err != nil {
-				return nil, err
-			}
-			maps, ok := v.([]any)
-			if !ok {
-				maps = []any{v}
-			}
-			for _, mm := range maps {
-				mm, ok := mm.(map[string]any)
-				if !ok {
-					return nil, fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", mv.Line)
-				}
-				for k, x := range mm {
-					if _, set := m[k]; !set {
-						m[k] = x
-					}
-				}
-			}
-		}
-		return m, nil
+		return mapValue(n)
 	case yaml.SequenceNode:
 		out := make([]any, len(n.Content))
 		for i, c := range n.Content {
@@ -135,4 +99,53 @@ func nodeValue(n *yaml.Node) (any, error) {
 		return out, nil
 	}
 	return scalarValue(n)
+}
+
+// mapValue is nodeValue for a mapping: its own entries, then those its
+// merge keys bring.
+func mapValue(n *yaml.Node) (map[string]any, error) {
+	m := make(map[string]any, len(n.Content)/2)
+	var merged []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if mergekey.Is(n.Content[i]) {
+			merged = append(merged, n.Content[i+1])
+			continue
+		}
+		v, err := nodeValue(n.Content[i+1])
+		if err != nil {
+			return nil, err
+		}
+		m[strings.TrimPrefix(keyID(n.Content[i]), "v3\x00")] = v
+	}
+	for _, mv := range merged {
+		if err := inherit(m, mv); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// inherit adds to m the entries of the maps a merge key's value mv names
+// that m does not set itself; of several maps, the first wins.
+func inherit(m map[string]any, mv *yaml.Node) error {
+	v, err := nodeValue(mv)
+	if err != nil {
+		return err
+	}
+	maps, ok := v.([]any)
+	if !ok {
+		maps = []any{v}
+	}
+	for _, mm := range maps {
+		mm, ok := mm.(map[string]any)
+		if !ok {
+			return fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", mv.Line)
+		}
+		for k, x := range mm {
+			if _, set := m[k]; !set {
+				m[k] = x
+			}
+		}
+	}
+	return nil
 }

@@ -135,7 +135,7 @@ func (d *Doc) WriteWhole() (string, error) {
 
 // wholeYAML encodes Want under the comments of document node comments, in
 // style. It ends in a line break when the text does, unless a block scalar
-// ending the document needs one.
+// ending the document needs one, or the line breaks the encoder wrote.
 func (d *Doc) wholeYAML(comments *yaml.Node, style ystyle) (string, error) {
 	doc := *comments
 	doc.Content = []*yaml.Node{d.Want}
@@ -146,9 +146,9 @@ func (d *Doc) wholeYAML(comments *yaml.Node, style ystyle) (string, error) {
 		return "", fmt.Errorf("internal error writing YAML (please report): %v", err)
 	}
 	stripped := strings.TrimRight(out, "\n")
-	for _, end := range []string{lineBreakOf(d.text), "\n"} {
-		if readsAs(stripped+end, d.Want) {
-			return stripped + end, nil
+	for _, text := range []string{stripped + lineBreakOf(d.text), stripped + "\n", out} {
+		if readsAs(text, d.Want) {
+			return text, nil
 		}
 	}
 	return "", fmt.Errorf("internal error writing YAML (please report): the result does not parse back to the value")

@@ -129,7 +129,7 @@ func typeOf(n *yaml.Node, in intoInfo, given Type) (Type, error) {
 		t = JSON
 	case yaml.MappingNode:
 	default:
-		return 0, fmt.Errorf("%s, got %q", in.shape, strings.TrimSpace(yaml.NewRNode(n).MustString()))
+		return 0, fmt.Errorf("%s, got %s", in.shape, got(n))
 	}
 	if !in.allows(t) {
 		return 0, errors.New(in.shape)
@@ -140,26 +140,31 @@ func typeOf(n *yaml.Node, in intoInfo, given Type) (Type, error) {
 // checkShape says whether a document has the shape of its type: a list for
 // a JSON patch, a map for the others.
 func checkShape(n *yaml.Node, t Type) error {
-	i := types[t]
-	switch {
-	case i.list && n.Kind != yaml.SequenceNode:
-		return fmt.Errorf("a %s is a list of operations, got %s", i.words, describe(n))
-	case !i.list && n.Kind != yaml.MappingNode:
-		msg := fmt.Sprintf("a %s is a map, got %s", i.words, describe(n))
-		if n.Kind == yaml.SequenceNode {
-			msg += fmt.Sprintf(" (a list of operations is a %s: type %s or %s)", types[JSON].words, JSON, JSON.Short())
-		}
-		return errors.New(msg)
+	i, want := types[t], yaml.MappingNode
+	if i.list {
+		want = yaml.SequenceNode
 	}
-	return nil
+	if n.Kind == want {
+		return nil
+	}
+	msg := fmt.Sprintf("a %s is %s, got %s", i.words, shapes[want], got(n))
+	if n.Kind == yaml.SequenceNode {
+		msg += fmt.Sprintf(" (a list of operations is a %s: type %s or %s)", JSON.Words(), JSON, JSON.Short())
+	}
+	return errors.New(msg)
 }
 
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.SequenceNode:
+// shapes names the shapes of patch documents.
+var shapes = map[yaml.Kind]string{yaml.MappingNode: "a map", yaml.SequenceNode: "a list of operations"}
+
+// got says what a document is, for messages: a map, a list, or the
+// scalar as written.
+func got(n *yaml.Node) string {
+	if n.Kind == yaml.SequenceNode {
 		return "a list"
-	case yaml.MappingNode:
-		return "a map"
+	}
+	if s, ok := shapes[n.Kind]; ok {
+		return s
 	}
 	return fmt.Sprintf("%q", strings.TrimSpace(yaml.NewRNode(n).MustString()))
 }

@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
@@ -37,7 +36,7 @@ func jsonQuote(s string) string {
 // (controls, NEL, the line and paragraph separators, the byte order mark)
 // are escaped too.
 func yamlDoubleQuote(s string) string {
-	return doubleQuote(s, func(r rune) bool { return !yamlPrintable(r) })
+	return doubleQuote(s, func(r rune) bool { return !scalar.Printable(r) })
 }
 
 // doubleQuote writes s between double quotes with the escapes JSON and YAML
@@ -101,29 +100,11 @@ func hexOf(r rune) string {
 	return string(buf[i:])
 }
 
-// yamlPrintable is YAML's c-printable, less the line breaks and tab which
-// callers handle, and the byte order mark.
-func yamlPrintable(r rune) bool {
-	switch {
-	case r == 0x85:
-		return false // NEL is a line break in YAML
-	case r >= 0x20 && r <= 0x7e:
-		return true
-	case r >= 0xa0 && r <= 0xd7ff:
-		return r != 0x2028 && r != 0x2029
-	case r >= 0xe000 && r <= 0xfffd:
-		return r != 0xfeff
-	case r >= 0x10000 && r <= 0x10ffff:
-		return true
-	}
-	return false
-}
-
 // yamlSingleQuote writes s single-quoted when that can hold it (one line,
 // printable characters).
 func yamlSingleQuote(s string) (string, bool) {
 	for _, r := range s {
-		if !yamlPrintable(r) {
+		if !scalar.Printable(r) {
 			return "", false
 		}
 	}
@@ -135,53 +116,10 @@ func yamlSingleQuote(s string) (string, bool) {
 
 // yamlPlainOK reports whether s can be written as a plain scalar and read
 // back as the same string, by yaml.v3 and by YAML 1.1 readers alike
-// ("yes" and "on" are booleans there, so they are quoted).
+// ("yes" and "on" are booleans there, so they are quoted): the project's
+// one rule, package scalar's.
 func yamlPlainOK(s string, inFlow bool) bool {
-	if s == "" || !utf8.ValidString(s) || strings.TrimSpace(s) != s {
-		return false
-	}
-	return plainChars(s) && plainStart(s, inFlow) && plainInside(s, inFlow) && !yamlImplicitNonString(s)
-}
-
-// plainChars reports whether every character of s is one a plain scalar
-// may hold: printable, and not a tab.
-func plainChars(s string) bool {
-	for _, r := range s {
-		if !yamlPrintable(r) || r == '\t' {
-			return false
-		}
-	}
-	return true
-}
-
-// plainStart reports whether s may start a plain scalar: not with an
-// indicator, nor with "-", "?" or ":" followed by a space (or, in a flow
-// collection, by a flow indicator), nor with a document marker.
-func plainStart(s string, inFlow bool) bool {
-	switch s[0] {
-	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
-		return false
-	case '-', '?', ':':
-		if len(s) == 1 || s[1] == ' ' || (inFlow && strings.ContainsRune(",[]{}", rune(s[1]))) {
-			return false
-		}
-	}
-	return !strings.HasPrefix(s, "---") && !strings.HasPrefix(s, "...")
-}
-
-// plainInside reports whether the rest of s may be plain: no ": " or " #",
-// no ":" at the end, and, inside a flow collection, only unremarkable
-// text: libyaml stumbles on "a?" and friends there.
-func plainInside(s string, inFlow bool) bool {
-	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
-		return false
-	}
-	return !inFlow || !strings.ContainsAny(s, ",[]{}:?#'\"&*!|>%@`")
-}
-
-// yamlImplicitNonString is the project's one quoting rule (package scalar).
-func yamlImplicitNonString(s string) bool {
-	return scalar.NeedsQuotes(s)
+	return scalar.CanBePlain(s, inFlow) && !scalar.NeedsQuotes(s)
 }
 
 // yamlScalar writes a scalar of the given type for a YAML document. The
@@ -286,7 +224,7 @@ func blockLinesOK(lines []string) bool {
 	nonBlank := false
 	for _, l := range lines {
 		for _, r := range l {
-			if !yamlPrintable(r) && r != '\t' {
+			if !scalar.Printable(r) && r != '\t' {
 				return false
 			}
 		}
@@ -321,7 +259,7 @@ func blockIndicator(lines []string, old *span.Node) (string, bool) {
 
 // yamlKey writes a new map key.
 func yamlKey(k string, inFlow bool) string {
-	if yamlPlainOK(k, inFlow) && !unicode.IsSpace(rune(k[0])) {
+	if yamlPlainOK(k, inFlow) {
 		return k
 	}
 	return yamlDoubleQuote(k)

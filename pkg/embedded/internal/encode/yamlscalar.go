@@ -49,25 +49,25 @@ func inStyle(style span.Style, value string, old *span.Node, inFlow bool, newlin
 			return YAMLSingleQuote(value)
 		}
 	case span.Plain:
-		if PlainOK(value, inFlow) {
+		if plainOK(value, inFlow) {
 			return value, true
 		}
 	}
 	return "", false
 }
 
-// PlainOK reports whether s can be written as a plain scalar and read
+// plainOK reports whether s can be written as a plain scalar and read
 // back as the same string, by yaml.v3 and by YAML 1.1 readers alike
 // ("yes" and "on" are booleans there, so they are quoted): the project's
 // one rule, package scalar's.
-func PlainOK(s string, inFlow bool) bool {
+func plainOK(s string, inFlow bool) bool {
 	return scalar.CanBePlain(s, inFlow) && !scalar.NeedsQuotes(s)
 }
 
 // YAMLKey writes a new map key: plain when it can be, double-quoted
 // otherwise.
 func YAMLKey(k string, inFlow bool) string {
-	if PlainOK(k, inFlow) {
+	if plainOK(k, inFlow) {
 		return k
 	}
 	return YAMLDoubleQuote(k)
@@ -84,7 +84,7 @@ func GivenQuote(v *yaml.Node, inFlow bool) (string, bool) {
 			return YAMLSingleQuote(v.Value)
 		}
 	case v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0:
-		if PlainOK(v.Value, inFlow) {
+		if plainOK(v.Value, inFlow) {
 			return v.Value, true
 		}
 	}

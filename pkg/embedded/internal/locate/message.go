@@ -43,9 +43,9 @@ func (d *Document) kindName(n *span.Node) string {
 	return n.Kind.String()
 }
 
-// ShowValue is how messages show a value: quoted and cut short, or, for a
+// showValue is how messages show a value: quoted and cut short, or, for a
 // secret one, not at all.
-func ShowValue(s string, secret bool) string {
+func showValue(s string, secret bool) string {
 	if secret {
 		return Hidden
 	}

@@ -98,7 +98,7 @@ func (r resolver) intoScalar(here Place) ([]Place, error) {
 		here.Kind = InString
 		return []Place{here}, nil
 	}
-	return nil, r.d.Errorf(i, "cannot look for %s in the %s, which holds %s", seg, r.d.Describe(n), ShowValue(n.Value, r.d.Secret))
+	return nil, r.d.Errorf(i, "cannot look for %s in the %s, which holds %s", seg, r.d.Describe(n), showValue(n.Value, r.d.Secret))
 }
 
 // selectError says why path[i] leads nowhere in n.

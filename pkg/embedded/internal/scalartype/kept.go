@@ -21,7 +21,7 @@ func Kept(oldTag string, v *yaml.Node) string {
 	switch want {
 	case span.IntTag, span.FloatTag:
 		if IsNumber(v.Value) {
-			return NumberTag(v.Value)
+			return numberTag(v.Value)
 		}
 	case span.BoolTag:
 		if _, ok := Bool(v.Value); ok {
@@ -40,7 +40,7 @@ func keptFrom(oldTag, text string) string {
 	switch oldTag {
 	case span.IntTag, span.FloatTag:
 		if IsNumber(text) {
-			return NumberTag(text)
+			return numberTag(text)
 		}
 	case span.BoolTag:
 		if _, ok := Bool(text); ok {

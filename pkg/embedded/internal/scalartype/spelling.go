@@ -14,9 +14,9 @@ var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0
 // as strings rather than guessed at.
 func IsNumber(s string) bool { return jsonNumberRE.MatchString(s) }
 
-// NumberTag is the tag of a JSON number: a float when it has a fraction
+// numberTag is the tag of a JSON number: a float when it has a fraction
 // or an exponent.
-func NumberTag(s string) string {
+func numberTag(s string) string {
 	if strings.ContainsAny(s, ".eE") {
 		return span.FloatTag
 	}

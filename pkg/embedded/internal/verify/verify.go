@@ -93,15 +93,22 @@ func (v *verifier) compare(o, n *span.Node, addr string) error {
 	v.old.Open(o)
 	v.new.Open(n)
 	c, checked := v.checks[addr]
-	if checked && c.Entries() {
+	switch {
+	case checked && c.Entries():
 		return v.compareEntries(o, n, addr, c)
-	}
-	if checked {
+	case checked:
 		if !v.matchesWant(n, c.Want) {
 			return fmt.Errorf("the value written at %s does not read back", where(addr))
 		}
 		return nil
 	}
+	return v.compareOnPath(o, n, addr)
+}
+
+// compareOnPath compares a value on the way to an edit, not edited
+// itself: a scalar or alias as it was, a map or list with the same
+// entries.
+func (v *verifier) compareOnPath(o, n *span.Node, addr string) error {
 	if o.Kind != n.Kind {
 		return fmt.Errorf("the %s at %s became a %s", o.Kind, where(addr), n.Kind)
 	}
@@ -130,21 +137,36 @@ func (v *verifier) compareEntries(o, n *span.Node, addr string, c write.Check) e
 	if want := len(o.Children) - len(c.Gone) + len(c.Added); len(n.Children) != want {
 		return fmt.Errorf("the %s at %s has %d entries instead of %d", o.Kind, where(addr), len(n.Children), want)
 	}
+	j, err := v.compareKept(o, n, addr, c.Gone)
+	if err != nil {
+		return err
+	}
+	return v.compareAdded(n, j, addr, c.Added)
+}
+
+// compareKept compares the entries of o that stay with those of n, in
+// order, and returns the index in n past the last of them.
+func (v *verifier) compareKept(o, n *span.Node, addr string, gone map[int]bool) (int, error) {
 	j := 0
 	for i := range o.Children {
-		if c.Gone[i] {
+		if gone[i] {
 			continue
 		}
 		if o.Kind == span.Map && !v.same(o.Keys[i], n.Keys[j]) {
-			return fmt.Errorf("a key at %s changed", where(addr))
+			return 0, fmt.Errorf("a key at %s changed", where(addr))
 		}
 		if err := v.compareMoved(o.Children[i], n.Children[j], addr+"/"+strconv.Itoa(i), addr+"/"+strconv.Itoa(j)); err != nil {
-			return err
+			return 0, err
 		}
 		j++
 	}
-	for _, a := range c.Added {
-		if o.Kind == span.Map && (n.Keys[j].Kind != span.Scalar || n.Keys[j].Value != a.Key) {
+	return j, nil
+}
+
+// compareAdded compares the entries of n from j on with those added.
+func (v *verifier) compareAdded(n *span.Node, j int, addr string, added []write.Added) error {
+	for _, a := range added {
+		if n.Kind == span.Map && (n.Keys[j].Kind != span.Scalar || n.Keys[j].Value != a.Key) {
 			return fmt.Errorf("the key added at %s does not read back", where(addr))
 		}
 		if !v.matchesWant(n.Children[j], a.Want) {

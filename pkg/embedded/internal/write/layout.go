@@ -164,20 +164,13 @@ func keyQuotingOf(t *span.Tree) span.Style {
 	if t.Format != span.YAML || t.Root == nil {
 		return span.Plain
 	}
-	seen := span.Style(0)
-	found := false
+	var q keyQuote
 	stack := []*span.Node{t.Root}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, k := range n.Keys {
-			if k.Kind != span.Scalar {
-				continue
-			}
-			if k.Style != span.Single && k.Style != span.Double || found && k.Style != seen {
-				return span.Plain
-			}
-			seen, found = k.Style, true
+		if !q.take(n.Keys) {
+			return span.Plain
 		}
 		for _, c := range n.Children {
 			if c.Kind == span.Map || c.Kind == span.Seq {
@@ -185,8 +178,29 @@ func keyQuotingOf(t *span.Tree) span.Style {
 			}
 		}
 	}
-	if !found {
+	if !q.found {
 		return span.Plain
 	}
-	return seen
+	return q.style
+}
+
+// keyQuote is the quoting of the keys seen so far.
+type keyQuote struct {
+	style span.Style
+	found bool
+}
+
+// take notes the quoting of scalar keys, and reports false at one that is
+// plain or quoted otherwise than those before.
+func (q *keyQuote) take(keys []*span.Node) bool {
+	for _, k := range keys {
+		if k.Kind != span.Scalar {
+			continue
+		}
+		if k.Style != span.Single && k.Style != span.Double || q.found && k.Style != q.style {
+			return false
+		}
+		q.style, q.found = k.Style, true
+	}
+	return true
 }

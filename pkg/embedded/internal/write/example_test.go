@@ -16,7 +16,9 @@ func ExampleWrite() {
 	t, _ := span.ParseYAML(text)
 	d := &locate.Document{Tree: t}
 	set := func(tag, v string) func(*yaml.Node) (*yaml.Node, error) {
-		return func(*yaml.Node) (*yaml.Node, error) { return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v}, nil }
+		return func(*yaml.Node) (*yaml.Node, error) {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v}, nil
+		}
 	}
 	p, _ := plan.Make(d, []plan.Change{
 		{Path: fieldpath.MustParse("name"), Set: set("!!str", "api")},

@@ -40,7 +40,7 @@ func ParseJSON(text string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tree{Text: text, Root: root, Newline: detectNewline(text)}, nil
+	return &Tree{Text: text, Format: JSON, Root: root, Newline: detectNewline(text)}, nil
 }
 
 // Open builds the entries of a lazily parsed JSON map or list. The text was
@@ -355,6 +355,12 @@ func (p *jsonParser) str() (string, error) {
 	var b strings.Builder
 	b.WriteString(p.s[p.pos:i])
 	p.pos = i
+	return p.escapedStr(&b)
+}
+
+// escapedStr reads the rest of a string that has escapes, from p.pos,
+// after the text before the first of them, which b holds.
+func (p *jsonParser) escapedStr(b *strings.Builder) (string, error) {
 	for {
 		if p.pos >= len(p.s) {
 			return "", p.errorf("unexpected end of text inside a string")
@@ -371,7 +377,7 @@ func (p *jsonParser) str() (string, error) {
 		case c < 0x20:
 			return "", p.errorf("control character %U in string (write it as an escape)", rune(c))
 		case c == '\\':
-			if err := p.escape(&b); err != nil {
+			if err := p.escape(b); err != nil {
 				return "", err
 			}
 		default:

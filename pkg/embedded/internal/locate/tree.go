@@ -1,4 +1,4 @@
-package embedded
+package locate
 
 import (
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
@@ -8,7 +8,7 @@ import (
 // docTree is a document's span tree as fieldpath.Select sees it, while
 // resolving segment seg (for the messages of lookups that fail).
 type docTree struct {
-	d   *doc
+	d   *Document
 	seg int
 }
 
@@ -33,8 +33,8 @@ func (t docTree) Len(n *span.Node) int {
 	return len(n.Children)
 }
 
-// Lookup finds a map's key (findKey).
-func (t docTree) Lookup(n *span.Node, key string) (int, error) { return t.d.findKey(n, key, t.seg) }
+// Lookup finds a map's key (FindKey).
+func (t docTree) Lookup(n *span.Node, key string) (int, error) { return t.d.FindKey(n, key, t.seg) }
 
 // Element is a list element, an alias followed to its anchor (nil when it
 // cannot be followed).

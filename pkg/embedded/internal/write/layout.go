@@ -1,47 +1,50 @@
-package embedded
+package write
 
 import (
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/encode"
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 )
 
 // lineIndent returns the white space that starts the line holding off.
-func (d *doc) lineIndent(off int) string {
-	ls := d.Lines()[d.LineOf(off)]
+func (w *writer) lineIndent(off int) string {
+	t := w.d.Text
+	ls := w.d.Lines()[w.d.LineOf(off)]
 	i := ls
-	for i < len(d.Text) && (d.Text[i] == ' ' || d.Text[i] == '\t') {
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
 		i++
 	}
-	return d.Text[ls:i]
+	return t[ls:i]
 }
 
-// jsonLayout describes the JSON around container (nil: the document).
-func (d *doc) jsonLayout(container *span.Node, indent string) jsonLayout {
-	l := jsonLayout{indent: indent, unit: "  ", colon: ": ", comma: " ", nl: d.Newline}
+// jsonLayout describes the JSON around container (nil: the document), new
+// lines indented from indent.
+func (w *writer) jsonLayout(container *span.Node, indent string) encode.JSONLayout {
+	l := encode.JSONLayout{Indent: indent, Unit: "  ", Colon: ": ", Comma: " ", NL: w.d.Newline}
 	// What the whole document says is worked out once: a batch of edits
 	// asks for it again and again.
-	if d.layout == nil {
-		d.layout = &layoutFacts{pretty: strings.ContainsAny(d.Text, "\n\r")}
-		d.layoutWalk(d.Root, d.layout)
+	if w.layout == nil {
+		w.layout = &layoutFacts{pretty: strings.ContainsAny(w.d.Text, "\n\r")}
+		w.layoutWalk(w.d.Root, w.layout)
 	}
 	var f layoutFacts
 	if container != nil {
-		d.layoutWalk(container, &f)
+		w.layoutWalk(container, &f)
 	}
-	f.fill(d.layout)
-	l.pretty = d.layout.pretty
+	f.fill(w.layout)
+	l.Pretty = w.layout.pretty
 	if f.colonFound {
-		l.colon = f.colon
+		l.Colon = f.colon
 	}
 	if f.unitFound {
-		l.unit = f.unit
+		l.Unit = f.unit
 	}
 	if f.commaFound {
-		l.comma = f.comma
+		l.Comma = f.comma
 	}
-	if !f.commaFound && l.colon == ":" {
-		l.comma = ""
+	if !f.commaFound && l.Colon == ":" {
+		l.Comma = ""
 	}
 	return l
 }
@@ -74,32 +77,32 @@ func (f *layoutFacts) fill(g *layoutFacts) {
 
 // layoutWalk looks for the facts f lacks in n and below, depth first, and
 // stops when it has them all.
-func (d *doc) layoutWalk(n *span.Node, f *layoutFacts) {
+func (w *writer) layoutWalk(n *span.Node, f *layoutFacts) {
 	if n.Kind != span.Map && n.Kind != span.Seq || f.done() {
 		return
 	}
-	d.Open(n)
+	w.d.Open(n)
 	if !f.colonFound {
-		d.colonFact(n, f)
+		w.colonFact(n, f)
 	}
 	if !f.unitFound {
-		d.unitFact(n, f)
+		w.unitFact(n, f)
 	}
 	if !f.commaFound {
-		d.commaFact(n, f)
+		w.commaFact(n, f)
 	}
 	for _, c := range n.Children {
-		d.layoutWalk(c, f)
+		w.layoutWalk(c, f)
 	}
 }
 
 // colonFact takes the spacing between the first key of map n and its
 // value (": " when they are on different lines).
-func (d *doc) colonFact(n *span.Node, f *layoutFacts) {
+func (w *writer) colonFact(n *span.Node, f *layoutFacts) {
 	if n.Kind != span.Map || len(n.Keys) == 0 {
 		return
 	}
-	f.colon = d.Text[n.Keys[0].End:n.Children[0].Start]
+	f.colon = w.d.Text[n.Keys[0].End:n.Children[0].Start]
 	if strings.ContainsAny(f.colon, "\n\r") {
 		f.colon = ": "
 	}
@@ -108,15 +111,15 @@ func (d *doc) colonFact(n *span.Node, f *layoutFacts) {
 
 // unitFact takes the indentation step of n when its first entry starts a
 // line indented further than n's.
-func (d *doc) unitFact(n *span.Node, f *layoutFacts) {
+func (w *writer) unitFact(n *span.Node, f *layoutFacts) {
 	if len(n.Children) == 0 {
 		return
 	}
 	first := entryStart(n, 0)
-	if d.LineOf(first) == d.LineOf(n.Start) {
+	if w.d.LineOf(first) == w.d.LineOf(n.Start) {
 		return
 	}
-	outer, inner := d.lineIndent(n.Start), d.lineIndent(first)
+	outer, inner := w.lineIndent(n.Start), w.lineIndent(first)
 	if strings.HasPrefix(inner, outer) && len(inner) > len(outer) {
 		f.unit = inner[len(outer):]
 		f.unitFound = true
@@ -125,54 +128,49 @@ func (d *doc) unitFact(n *span.Node, f *layoutFacts) {
 
 // commaFact takes the spacing after the first comma of n when its first
 // two entries are on one line.
-func (d *doc) commaFact(n *span.Node, f *layoutFacts) {
+func (w *writer) commaFact(n *span.Node, f *layoutFacts) {
 	if len(n.Children) < 2 {
 		return
 	}
-	gapStart := strings.IndexByte(d.Text[n.Children[0].End:], ',') + n.Children[0].End + 1
-	if gap := d.Text[gapStart:entryStart(n, 1)]; !strings.ContainsAny(gap, "\n\r") {
+	t := w.d.Text
+	gapStart := strings.IndexByte(t[n.Children[0].End:], ',') + n.Children[0].End + 1
+	if gap := t[gapStart:entryStart(n, 1)]; !strings.ContainsAny(gap, "\n\r") {
 		f.comma = gap
 		f.commaFound = true
 	}
 }
 
 // yamlLayout is how new YAML is laid out in this document.
-func (d *doc) yamlLayout() yamlLayout {
-	return yamlLayout{unit: d.Unit, seqIndented: d.SeqIndented >= 0, nl: d.Newline, quote: d.jsonish, given: d.givenStyle,
-		keyQuote: d.keyQuoting()}
+func (w *writer) yamlLayout() encode.YAMLLayout {
+	d := w.d
+	return encode.YAMLLayout{Unit: d.Unit, SeqIndented: d.SeqIndented >= 0, NL: d.Newline, Quote: d.Jsonish,
+		Given: w.opts.GivenStyle, KeyQuote: w.keyQuoting()}
 }
 
 // keyQuoting is how the document quotes its keys, which new keys copy:
 // span.Double or span.Single when every key is quoted so (jsonnet writes
-// "key": ...), span.Plain otherwise. Worked out once per document: a batch
+// "key": ...), span.Plain otherwise. Worked out once per edit: a batch
 // writes many values.
-func (d *doc) keyQuoting() span.Style {
-	if d.keyQuote == nil {
-		q := d.findKeyQuoting()
-		d.keyQuote = &q
+func (w *writer) keyQuoting() span.Style {
+	if w.keyQuote == nil {
+		q := keyQuotingOf(w.d.Tree)
+		w.keyQuote = &q
 	}
-	return *d.keyQuote
+	return *w.keyQuote
 }
 
-// findKeyQuoting works out keyQuoting over every key of the document.
-func (d *doc) findKeyQuoting() span.Style {
-	if d.format != YAML || d.Root == nil {
+// keyQuotingOf works out keyQuoting over every key of the document.
+func keyQuotingOf(t *span.Tree) span.Style {
+	if t.Format != span.YAML || t.Root == nil {
 		return span.Plain
 	}
-	seen := span.Style(0)
-	found := false
-	stack := []*span.Node{d.Root}
+	var q keyQuote
+	stack := []*span.Node{t.Root}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, k := range n.Keys {
-			if k.Kind != span.Scalar {
-				continue
-			}
-			if k.Style != span.Single && k.Style != span.Double || found && k.Style != seen {
-				return span.Plain
-			}
-			seen, found = k.Style, true
+		if !q.take(n.Keys) {
+			return span.Plain
 		}
 		for _, c := range n.Children {
 			if c.Kind == span.Map || c.Kind == span.Seq {
@@ -180,8 +178,29 @@ func (d *doc) findKeyQuoting() span.Style {
 			}
 		}
 	}
-	if !found {
+	if !q.found {
 		return span.Plain
 	}
-	return seen
+	return q.style
+}
+
+// keyQuote is the quoting of the keys seen so far.
+type keyQuote struct {
+	style span.Style
+	found bool
+}
+
+// take notes the quoting of scalar keys, and reports false at one that is
+// plain or quoted otherwise than those before.
+func (q *keyQuote) take(keys []*span.Node) bool {
+	for _, k := range keys {
+		if k.Kind != span.Scalar {
+			continue
+		}
+		if k.Style != span.Single && k.Style != span.Double || q.found && k.Style != q.style {
+			return false
+		}
+		q.style, q.found = k.Style, true
+	}
+	return true
 }

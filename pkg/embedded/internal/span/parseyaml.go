@@ -21,7 +21,7 @@ func ParseYAML(text string) (*Tree, error) {
 	if err := yaml.Unmarshal([]byte(text), &dn); err != nil {
 		return nil, yamlSyntaxError(text, err)
 	}
-	t := &Tree{Text: text, yamlBreaks: true, lines: LineStarts(text, true), Newline: detectNewline(text)}
+	t := &Tree{Text: text, Format: YAML, yamlBreaks: true, lines: LineStarts(text, true), Newline: detectNewline(text)}
 	if dn.Kind == 0 || len(dn.Content) == 0 {
 		return nil, t.errorAt(0, "empty YAML document")
 	}

@@ -1,8 +1,9 @@
-package embedded
+package plan
 
 import (
 	"fmt"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/locate"
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 )
@@ -25,16 +26,16 @@ type touch struct {
 }
 
 // touch records that change touches addr.
-func (b *batch) touch(kind touchKind, addr []int, change int) {
-	b.touched = append(b.touched, touch{kind, addrKey(addr), change})
+func (p *planner) touch(kind touchKind, addr []int, change int) {
+	p.touched = append(p.touched, touch{kind, locate.AddrKey(addr), change})
 }
 
 // overlaps refuses changes that write or delete at or inside the same
 // place, or create the same key.
-func (b *batch) overlaps(changes []Change) error {
-	i, j, found := b.blockedTouch()
+func (p *planner) overlaps(changes []Change) error {
+	i, j, found := p.blockedTouch()
 	if !found {
-		i, j, found = b.createdTwice()
+		i, j, found = p.createdTwice()
 	}
 	if !found {
 		return nil
@@ -42,14 +43,14 @@ func (b *batch) overlaps(changes []Change) error {
 	if i > j {
 		i, j = j, i
 	}
-	return &Error{Msg: fmt.Sprintf("the changes at %s and %s overlap: apply them one after the other", changes[i].Path, changes[j].Path) + b.d.of()}
+	return &locate.Error{Msg: fmt.Sprintf("the changes at %s and %s overlap: apply them one after the other", changes[i].Path, changes[j].Path) + p.d.Of()}
 }
 
 // blockedTouch finds two changes of which one rewrites or deletes a place
 // and the other touches that place, or a place below it.
-func (b *batch) blockedTouch() (int, int, bool) {
+func (p *planner) blockedTouch() (int, int, bool) {
 	blocked := map[string]int{}
-	for _, t := range b.touched {
+	for _, t := range p.touched {
 		if t.kind != replaced && t.kind != deleted {
 			continue
 		}
@@ -58,7 +59,7 @@ func (b *batch) blockedTouch() (int, int, bool) {
 		}
 		blocked[t.addr] = t.change
 	}
-	for _, t := range b.touched {
+	for _, t := range p.touched {
 		if j, ok := blocker(blocked, t); ok {
 			return j, t.change, true
 		}
@@ -90,13 +91,12 @@ func blocker(blocked map[string]int, t touch) (int, bool) {
 // createdTwice finds two changes that create the same entry: a key is
 // created once; a list gains one element, or several that [key=value]
 // tells apart.
-func (b *batch) createdTwice() (int, int, bool) {
-	for _, key := range b.groupOrder {
-		g := b.groups[key]
-		for x := range g.appends {
-			for y := x + 1; y < len(g.appends); y++ {
-				if !g.distinct(g.appends[x].seg, g.appends[y].seg) {
-					return g.appends[x].change, g.appends[y].change, true
+func (p *planner) createdTwice() (int, int, bool) {
+	for _, g := range p.plan.Groups {
+		for x := range g.Appends {
+			for y := x + 1; y < len(g.Appends); y++ {
+				if !g.distinct(g.Appends[x].Seg, g.Appends[y].Seg) {
+					return g.Appends[x].Change, g.Appends[y].Change, true
 				}
 			}
 		}
@@ -105,8 +105,8 @@ func (b *batch) createdTwice() (int, int, bool) {
 }
 
 // distinct reports whether s and t create different entries of the group.
-func (g *group) distinct(s, t fieldpath.Segment) bool {
-	if g.p.n.Kind == span.Seq {
+func (g *Group) distinct(s, t fieldpath.Segment) bool {
+	if g.Place.N.Kind == span.Seq {
 		return s.Kind == fieldpath.Match && t.Kind == fieldpath.Match && s.Key == t.Key && s.Value != t.Value
 	}
 	return s.Key != t.Key

@@ -1,44 +1,49 @@
-package embedded
+package verify
 
 import (
 	"fmt"
 	"strconv"
 
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/write"
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// verify parses the edited text and compares it with the original: every
-// value must be as it was except at the edited addresses, which must hold
-// what was written. It is the safety net under the span arithmetic: an edit
-// that would change anything else is refused.
-func (d *doc) verify(out string, checks map[string]check) (*doc, error) {
-	nd, err := parseAs(out, d.format)
+// Verify parses out, the edit of old, and compares the two: every value
+// must be as it was except at the addresses checks holds (by
+// locate.AddrKey), which must hold what was written. It returns the tree
+// of out.
+func Verify(old *span.Tree, out string, checks map[string]write.Check) (*span.Tree, error) {
+	nt, err := span.Parse(out, old.Format)
 	if err != nil {
 		return nil, fmt.Errorf("the result does not parse: %v", err)
 	}
-	nd.jsonish = d.jsonish
-	// The addresses on the way to an edit: only there do addresses need
-	// to be spelled out; everywhere else the trees must simply be equal.
-	onPath := map[string]bool{}
+	v := &verifier{old: old, new: nt, checks: checks, onPath: onPath(checks)}
+	if err := v.compare(old.Root, nt.Root, ""); err != nil {
+		return nil, err
+	}
+	return nt, nil
+}
+
+// onPath holds the addresses on the way to an edit: only there do
+// addresses need to be spelled out; everywhere else the trees must simply
+// be equal.
+func onPath(checks map[string]write.Check) map[string]bool {
+	on := map[string]bool{}
 	for a := range checks {
 		for i := 0; i <= len(a); i++ {
 			if i == len(a) || a[i] == '/' {
-				onPath[a[:i]] = true
+				on[a[:i]] = true
 			}
 		}
 	}
-	v := &verifier{old: d, new: nd, checks: checks, onPath: onPath}
-	if err := v.compare(d.Root, nd.Root, ""); err != nil {
-		return nil, err
-	}
-	return nd, nil
+	return on
 }
 
 // verifier compares a document with its edited version.
 type verifier struct {
-	old, new *doc
-	checks   map[string]check
+	old, new *span.Tree
+	checks   map[string]write.Check
 	onPath   map[string]bool
 }
 
@@ -47,7 +52,7 @@ type verifier struct {
 // building the nodes); YAML depends on its surroundings and is compared
 // value by value.
 func (v *verifier) same(o, n *span.Node) bool {
-	if v.old.format == JSON {
+	if v.old.Format == span.JSON {
 		return v.old.Text[o.Start:o.End] == v.new.Text[n.Start:n.End]
 	}
 	return sameYAML(o, n)
@@ -88,15 +93,22 @@ func (v *verifier) compare(o, n *span.Node, addr string) error {
 	v.old.Open(o)
 	v.new.Open(n)
 	c, checked := v.checks[addr]
-	if checked && c.entries() {
+	switch {
+	case checked && c.Entries():
 		return v.compareEntries(o, n, addr, c)
-	}
-	if checked {
-		if !v.matchesWant(n, c.want) {
+	case checked:
+		if !v.matchesWant(n, c.Want) {
 			return fmt.Errorf("the value written at %s does not read back", where(addr))
 		}
 		return nil
 	}
+	return v.compareOnPath(o, n, addr)
+}
+
+// compareOnPath compares a value on the way to an edit, not edited
+// itself: a scalar or alias as it was, a map or list with the same
+// entries.
+func (v *verifier) compareOnPath(o, n *span.Node, addr string) error {
 	if o.Kind != n.Kind {
 		return fmt.Errorf("the %s at %s became a %s", o.Kind, where(addr), n.Kind)
 	}
@@ -112,37 +124,52 @@ func (v *verifier) compare(o, n *span.Node, addr string) error {
 		}
 		return nil
 	}
-	return v.compareEntries(o, n, addr, check{})
+	return v.compareEntries(o, n, addr, write.Check{})
 }
 
-// compareEntries compares a map or list that lost the entries c.gone and
-// gained c.added at its end; the other entries must be as they were, in
+// compareEntries compares a map or list that lost the entries c.Gone and
+// gained c.Added at its end; the other entries must be as they were, in
 // the same order.
-func (v *verifier) compareEntries(o, n *span.Node, addr string, c check) error {
+func (v *verifier) compareEntries(o, n *span.Node, addr string, c write.Check) error {
 	if o.Kind != n.Kind {
 		return fmt.Errorf("the %s at %s became a %s", o.Kind, where(addr), n.Kind)
 	}
-	if want := len(o.Children) - len(c.gone) + len(c.added); len(n.Children) != want {
+	if want := len(o.Children) - len(c.Gone) + len(c.Added); len(n.Children) != want {
 		return fmt.Errorf("the %s at %s has %d entries instead of %d", o.Kind, where(addr), len(n.Children), want)
 	}
+	j, err := v.compareKept(o, n, addr, c.Gone)
+	if err != nil {
+		return err
+	}
+	return v.compareAdded(n, j, addr, c.Added)
+}
+
+// compareKept compares the entries of o that stay with those of n, in
+// order, and returns the index in n past the last of them.
+func (v *verifier) compareKept(o, n *span.Node, addr string, gone map[int]bool) (int, error) {
 	j := 0
 	for i := range o.Children {
-		if c.gone[i] {
+		if gone[i] {
 			continue
 		}
 		if o.Kind == span.Map && !v.same(o.Keys[i], n.Keys[j]) {
-			return fmt.Errorf("a key at %s changed", where(addr))
+			return 0, fmt.Errorf("a key at %s changed", where(addr))
 		}
 		if err := v.compareMoved(o.Children[i], n.Children[j], addr+"/"+strconv.Itoa(i), addr+"/"+strconv.Itoa(j)); err != nil {
-			return err
+			return 0, err
 		}
 		j++
 	}
-	for _, a := range c.added {
-		if o.Kind == span.Map && (n.Keys[j].Kind != span.Scalar || n.Keys[j].Value != a.key) {
+	return j, nil
+}
+
+// compareAdded compares the entries of n from j on with those added.
+func (v *verifier) compareAdded(n *span.Node, j int, addr string, added []write.Added) error {
+	for _, a := range added {
+		if n.Kind == span.Map && (n.Keys[j].Kind != span.Scalar || n.Keys[j].Value != a.Key) {
 			return fmt.Errorf("the key added at %s does not read back", where(addr))
 		}
-		if !v.matchesWant(n.Children[j], a.want) {
+		if !v.matchesWant(n.Children[j], a.Want) {
 			return fmt.Errorf("the entry added at %s does not read back", where(addr))
 		}
 		j++
@@ -228,65 +255,3 @@ func matchesScalar(n *span.Node, want *yaml.Node) bool {
 
 // isNumberTag reports whether t is the tag of a number.
 func isNumberTag(t string) bool { return t == span.IntTag || t == span.FloatTag }
-
-// check is what verify expects to find after an edit at one address: the
-// value written there, or the entries the map or list there lost and
-// gained.
-type check struct {
-	want *yaml.Node // as it must read back
-	// gone holds the indexes of the entries deleted, and added the
-	// entries appended, in order.
-	gone  map[int]bool
-	added []addedCheck
-}
-
-// addedCheck is an entry added to a map or list, as it must read back.
-type addedCheck struct {
-	key  string
-	want *yaml.Node
-}
-
-// entries reports whether the check is of entries lost and gained rather
-// than of a value written.
-func (c check) entries() bool { return len(c.gone) > 0 || len(c.added) > 0 }
-
-// readBack is what reading a rendered new structure gives.
-func readBack(f Format, v *yaml.Node) *yaml.Node {
-	if v.Kind == yaml.AliasNode && v.Alias != nil {
-		v = v.Alias
-	}
-	switch v.Kind {
-	case yaml.MappingNode, yaml.SequenceNode:
-		out := &yaml.Node{Kind: v.Kind}
-		for _, c := range v.Content {
-			out.Content = append(out.Content, readBack(f, c))
-		}
-		return out
-	}
-	tag := scalarTag(nil, v)
-	if f == JSON {
-		return jsonReadBack(tag, v.Value)
-	}
-	written := yamlScalar(tag, v.Value, nil, false, "\n")
-	return yamlReadBack(tag, v.Value, written)
-}
-
-// jsonReadBack is the scalar a JSON parser reads from what jsonScalar wrote.
-func jsonReadBack(tag, value string) *yaml.Node {
-	text := value
-	switch tag {
-	case span.BoolTag:
-		text = jsonScalar(tag, value)
-	case span.NullTag:
-		text = "null"
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text}
-}
-
-// yamlReadBack is the scalar yaml.v3 reads from what yamlScalar wrote.
-func yamlReadBack(tag, value, written string) *yaml.Node {
-	if tag == span.NullTag {
-		value = written
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
-}

@@ -1,129 +1,59 @@
 package embedpatch
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
+	"github.com/patchwork-krm/patchwork/pkg/patch"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
 	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 )
 
-// Type is the kind of a patch.
-type Type uint8
+// Type is the kind of a patch: package patch's.
+type Type = patch.Type
 
+// The types a patch into a string may have.
 const (
 	// Merge is an RFC 7386 merge patch.
-	Merge Type = iota + 1
+	Merge = patch.Merge
 	// JSON6902 is a list of RFC 6902 operations.
-	JSON6902
+	JSON6902 = patch.JSON
 	// Strategic is a strategic merge patch.
-	Strategic
+	Strategic = patch.Strategic
 )
-
-func (t Type) String() string {
-	switch t {
-	case Merge:
-		return "merge"
-	case JSON6902:
-		return "json6902"
-	}
-	return "strategic"
-}
-
-// ParseType reads a type as a config gives it: merge, json6902 or
-// strategic, or multi-patch's names for them (MergePatch, JsonPatch,
-// StrategicMergePatch).
-func ParseType(s string) (Type, error) {
-	switch strings.ToLower(s) {
-	case "merge", "mergepatch":
-		return Merge, nil
-	case "json6902", "jsonpatch":
-		return JSON6902, nil
-	case "strategic", "strategicmergepatch":
-		return Strategic, nil
-	case "":
-		return 0, fmt.Errorf("type: give merge (RFC 7386), json6902 or strategic for a patch into a string")
-	}
-	return 0, fmt.Errorf("type: unknown type %q for a patch into a string (want merge, json6902 or strategic)", s)
-}
 
 // Patch is a parsed patch, ready to apply to any number of documents.
 type Patch struct {
 	typ  Type
 	node *yaml.RNode    // merge and strategic
 	ops  *jsonpatch.Ops // json6902
-	// merge: the patch as the overlay of a JSON merge (json) and of a
-	// YAML one (yaml, the text as written).
-	json, yaml string
+	// json is a merge patch as JSON text: values it brings whole into a
+	// JSON document keep the spelling it gives them on one line.
+	json string
 	// fill is set for a merge or strategic patch that only fills what is missing
 	// (mode: default).
 	fill bool
 }
 
-// Parse reads a patch written in YAML or JSON. With fill (a config's
-// mode: default) a merge or strategic patch writes only what the
+// Parse reads a patch written in YAML or JSON, of type typ (0: a list
+// is json6902, a map merge), one document (package patch). With fill (a
+// config's mode: default) a merge or strategic patch writes only what the
 // document lacks (smp.Options.Default).
 func Parse(typ Type, text string, fill bool) (*Patch, error) {
-	n, err := yaml.Parse(text)
+	docs, err := patch.Parse(text, patch.Options{Into: patch.String, Type: typ, Default: fill})
 	if err != nil {
 		return nil, err
 	}
-	if yaml.IsMissingOrNull(n) {
-		return nil, fmt.Errorf("the patch is empty")
-	}
-	p := &Patch{typ: typ, fill: fill}
-	switch typ {
-	case JSON6902:
-		if fill {
-			return nil, fmt.Errorf("mode: default fills what is missing; a json6902 patch's operations say themselves what to do, so it has no default mode (use a merge or strategic patch)")
-		}
-		if p.ops, err = jsonpatch.ParseOps(n); err != nil {
-			return nil, fmt.Errorf("JSON patch: %w", err)
-		}
-		return p, nil
-	case Merge, Strategic:
-		if n.YNode().Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("a %s patch is a map; a list of operations is a json6902 patch", typ)
-		}
-	}
-	p.node = n
-	switch {
-	case typ == Strategic && smp.IsDeleteDirective(n):
-		return nil, fmt.Errorf("$patch: delete would delete the whole document")
-	case typ == Merge && fill:
-		// A default merge patch merges without a schema: all is known.
-		if err := smp.ValidateWith(n, nil, smp.Options{Default: true}); err != nil {
-			return nil, err
-		}
-	}
-	if typ == Merge && !fill {
-		b, err := yamljson.Encode(n.YNode())
-		if err != nil {
-			return nil, err
-		}
-		// Spread over lines, new objects are laid out as the document
-		// lays out its own (valuemerge); text already JSON keeps its own
-		// spelling.
-		if embedded.Check(text, embedded.JSON) == nil {
-			p.json = text
-		} else {
-			var ind bytes.Buffer
-			if err := json.Indent(&ind, b, "", "  "); err != nil {
-				return nil, err
-			}
-			p.json = ind.String()
-		}
-		p.yaml = text
+	d := docs[0]
+	p := &Patch{typ: d.Type, node: d.Node, ops: d.Ops, fill: fill}
+	if p.typ == Merge && !fill && embedded.Check(text, embedded.JSON) == nil {
+		p.json = text
 	}
 	return p, nil
 }
@@ -166,7 +96,7 @@ func (p *Patch) Apply(text string, o Options) (string, error) {
 	vo := valuemerge.Options{Format: valuemerge.YAML, Edit: eo}
 	if detect(text, o) == embedded.JSON {
 		vo.Format = valuemerge.JSON
-		if p.typ == Merge {
+		if p.json != "" {
 			vo.Overlay = &valuemerge.Overlay{Text: p.json, Root: p.node.YNode()}
 		}
 	}

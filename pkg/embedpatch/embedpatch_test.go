@@ -247,22 +247,16 @@ func TestParseErrors(t *testing.T) {
 		patch string
 		err   string
 	}{
-		{JSON6902, true, "[]", "a json6902 patch's operations say themselves what to do"},
+		{JSON6902, true, "[]", "mode: default fills what the document lacks; a JSON patch's operations say themselves what to do"},
 		{Merge, false, "[a]", "a merge patch is a map"},
 		{Strategic, false, "$patch: delete", "would delete the whole document"},
 		{Merge, true, "a: null", "null (which deletes the field) cannot be part of a default"},
 		{JSON6902, false, "[{op: jump, path: /a}]", `unknown op "jump"`},
+		{0, false, "a: 1\n---\nb: 2\n", "a patch into strings is one document; this one has 2"},
+		{0, false, "# nothing\n", "the patch is empty"},
 	} {
 		if _, err := Parse(c.typ, c.patch, c.fill); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s %q: got %v, want %q", c.typ, c.patch, err, c.err)
 		}
-	}
-	for _, s := range []string{"merge", "MergePatch", "json6902", "JsonPatch", "strategic", "StrategicMergePatch"} {
-		if _, err := ParseType(s); err != nil {
-			t.Errorf("%s: %v", s, err)
-		}
-	}
-	if _, err := ParseType("smp"); err == nil || !strings.Contains(err.Error(), "want merge, json6902 or strategic") {
-		t.Errorf("smp: %v", err)
 	}
 }

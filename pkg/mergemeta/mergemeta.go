@@ -1,10 +1,8 @@
 package mergemeta
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/yamlstream"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
@@ -200,23 +199,20 @@ func (m *Meta) take(where string, d *yaml.Node) (int, error) {
 	return 0, nil
 }
 
-// decodeAll reads a YAML (or JSON) stream, skipping empty documents.
+// decodeAll reads a YAML (or JSON) stream: its maps, empty documents
+// skipped (yamlstream.Split).
 func decodeAll(b []byte) ([]*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	var out []*yaml.Node
-	for {
-		var n yaml.Node
-		err := dec.Decode(&n)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("not YAML or JSON: %v", strings.TrimPrefix(err.Error(), "yaml: "))
-		}
-		if len(n.Content) == 1 && n.Content[0].Kind == yaml.MappingNode {
-			out = append(out, n.Content[0])
+	docs, err := yamlstream.Split(b)
+	if err != nil {
+		return nil, fmt.Errorf("not YAML or JSON: %v", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	maps := docs[:0]
+	for _, d := range docs {
+		if d.Kind == yaml.MappingNode {
+			maps = append(maps, d)
 		}
 	}
+	return maps, nil
 }
 
 func fieldNode(n *yaml.Node, key string) *yaml.Node {

@@ -3,8 +3,8 @@ package multipatch
 import (
 	"fmt"
 
+	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
-	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -17,16 +17,11 @@ const (
 
 // Config is the MultiPatch function config.
 type Config struct {
-	APIVersion string         `json:"apiVersion"`
-	Kind       string         `json:"kind"`
-	Metadata   map[string]any `json:"metadata,omitempty"`
-	Patches    []Patch        `json:"patches"`
-	// Strict makes a strategic or merge patch field the patched kind does
-	// not have (replica: 3) an error instead of a warning.
-	Strict bool `json:"strict,omitempty"`
-	// Schemas and MergeKeys add merge metadata: schema files, and the
-	// keys of lists no schema describes.
-	mergemeta.Config
+	// Header is apiVersion, kind, metadata, strict (a strategic or merge
+	// patch field the patched kind does not have, replica: 3, is then an
+	// error), schemas and mergeKeys.
+	entry.Header
+	Patches []Patch `json:"patches"`
 }
 
 // Patch is one entry of patches: a patch and the resources it applies to.
@@ -37,10 +32,10 @@ type Patch struct {
 	// directory. File is the KEP's name for it.
 	Path string `json:"path,omitempty"`
 	File string `json:"file,omitempty"`
-	// Type is StrategicMergePatch, JsonPatch or MergePatch; by default a
-	// list of operations is a JsonPatch and a map a StrategicMergePatch.
-	// For an Embedded patch: merge, json6902 or strategic (the longer
-	// names too); by default a list is json6902 and a map merge.
+	// Type is StrategicMergePatch, JsonPatch or MergePatch, or their short
+	// names strategic, json6902 and merge (patch.ParseType). By default a
+	// list of operations is a JSON patch, and a map a strategic merge
+	// patch, or for an Embedded patch a merge patch.
 	Type string `json:"type,omitempty"`
 	selector.Set
 	Options   Options `json:"options,omitempty"`
@@ -55,9 +50,6 @@ type Patch struct {
 	Embedded string `json:"embedded,omitempty"`
 	Format   string `json:"format,omitempty"`
 }
-
-// modeDefault is Patch.Mode for defaults.
-const modeDefault = "default"
 
 // Options are kustomize's patch options.
 type Options struct {
@@ -77,20 +69,19 @@ type patchTransformer struct {
 	Options    map[string]bool    `json:"options,omitempty"`
 }
 
-// entry is a config entry with the name messages use for it.
-type entry struct {
+// patchEntry is a config entry with the name messages use for it.
+type patchEntry struct {
 	name string
 	Patch
-	strict bool
 }
 
-// decode reads either config type into named entries, and the merge
-// metadata the config adds.
-func decode(config *yaml.RNode) ([]entry, mergemeta.Config, error) {
+// decode reads either config type into named entries, and what the
+// config says of them all: strict, the merge metadata it adds.
+func decode(config *yaml.RNode) ([]patchEntry, entry.Header, error) {
 	if config.GetApiVersion()+"/"+config.GetKind() == kindPatchTransformer {
 		var pt patchTransformer
 		if err := fnrun.Decode(config, &pt); err != nil {
-			return nil, mergemeta.Config{}, err
+			return nil, entry.Header{}, err
 		}
 		p := Patch{Patch: pt.Patch, Path: pt.Path, Set: selector.Set{Target: pt.Target}}
 		for opt, on := range pt.Options {
@@ -100,21 +91,21 @@ func decode(config *yaml.RNode) ([]entry, mergemeta.Config, error) {
 			case "allowKindChange":
 				p.Options.AllowKindChange = on
 			default:
-				return nil, mergemeta.Config{}, fmt.Errorf("PatchTransformer %s: unknown option %q (want allowNameChange or allowKindChange)", config.GetName(), opt)
+				return nil, entry.Header{}, fmt.Errorf("PatchTransformer %s: unknown option %q (want allowNameChange or allowKindChange)", config.GetName(), opt)
 			}
 		}
-		return []entry{{name: "PatchTransformer " + config.GetName(), Patch: p}}, mergemeta.Config{}, nil
+		return []patchEntry{{name: "PatchTransformer " + config.GetName(), Patch: p}}, entry.Header{}, nil
 	}
 	var c Config
 	if err := fnrun.Decode(config, &c); err != nil {
-		return nil, mergemeta.Config{}, err
+		return nil, entry.Header{}, err
 	}
-	if len(c.Patches) == 0 {
-		return nil, mergemeta.Config{}, fmt.Errorf("MultiPatch %s: no patches", config.GetName())
+	if err := entry.Require(config, "patches", len(c.Patches)); err != nil {
+		return nil, entry.Header{}, err
 	}
-	entries := make([]entry, len(c.Patches))
+	entries := make([]patchEntry, len(c.Patches))
 	for i, p := range c.Patches {
-		entries[i] = entry{name: fmt.Sprintf("patches[%d]", i), Patch: p, strict: c.Strict}
+		entries[i] = patchEntry{name: fmt.Sprintf("patches[%d]", i), Patch: p}
 	}
-	return entries, c.Config, nil
+	return entries, c.Header, nil
 }

@@ -10,8 +10,9 @@
 // (package smp, with the merge keys of package schema and of the CRDs in
 // the input) unless type says MergePatch; a list of operations is a JSON
 // patch (package jsonpatch), which needs a target. A patch without a target
-// names its own resource, as in kustomize. Entries apply in order, each to
-// the result of the one before.
+// names its own resource, as in kustomize. type takes either name of a
+// type (MergePatch or merge...): package patch reads the patch texts.
+// Entries apply in order, each to the result of the one before.
 //
 // What kustomize lets pass in silence gets a result: a target that selects
 // nothing (onNoMatch: warn by default, error or ignore), a field the

@@ -1,7 +1,6 @@
 package multipatch
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,9 +11,11 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/embedpatch"
+	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
+	"github.com/patchwork-krm/patchwork/pkg/patch"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 )
 
@@ -31,7 +32,7 @@ type intoStrings struct {
 	format embedded.Format
 }
 
-func compileEmbedded(req *fnrun.Request, e entry) (*compiled, error) {
+func compileEmbedded(req *fnrun.Request, e patchEntry, typ patch.Type, fill bool) (*compiled, error) {
 	if e.Target == nil && len(e.Targets) == 0 {
 		return nil, fmt.Errorf("embedded: a patch into strings needs a target (target or targets): the patch does not name the resources it goes into")
 	}
@@ -52,34 +53,14 @@ func compileEmbedded(req *fnrun.Request, e entry) (*compiled, error) {
 	default:
 		return nil, fmt.Errorf("format: %q is not json or yaml", e.Format)
 	}
-	text, err := req.InlineOrFile(e.Patch.Patch, e.Path, e.File)
+	text, file, err := patchText(req, e)
 	if err != nil {
 		return nil, err
 	}
-	file := cmp.Or(e.Path, e.File)
-	nodes, err := splitYAML(text)
-	switch {
-	case err != nil:
-		return nil, req.SyntaxError(err, text, e.name, "patch", file)
-	case len(nodes) == 0 && file != "":
-		return nil, emptyFile(file)
-	case len(nodes) == 0:
-		return nil, fmt.Errorf("no patch: give patch (inline) or path (a file)")
-	case len(nodes) > 1:
-		return nil, fmt.Errorf("a patch into strings is one document; this one has %d", len(nodes))
+	if into.patch, err = embedpatch.Parse(typ, text, fill); err != nil {
+		return nil, parseError(req, e, text, file, err)
 	}
-	typ := embedpatch.Merge
-	if e.Type != "" {
-		if typ, err = embedpatch.ParseType(e.Type); err != nil {
-			return nil, err
-		}
-	} else if nodes[0].YNode().Kind == yaml.SequenceNode {
-		typ = embedpatch.JSON6902
-	}
-	if into.patch, err = embedpatch.Parse(typ, text, e.Mode == modeDefault); err != nil {
-		return nil, err
-	}
-	c := &compiled{entry: e, into: into, fill: e.Mode == modeDefault}
+	c := &compiled{patchEntry: e, into: into, fill: fill}
 	if c.sel, err = selector.CompileSet(e.Set); err != nil {
 		return nil, err
 	}
@@ -89,25 +70,26 @@ func compileEmbedded(req *fnrun.Request, e entry) (*compiled, error) {
 // runInto applies an entry with embedded: to the strings of every
 // resource it selects.
 func (a *applier) runInto(c *compiled) {
-	selected := c.sel.Select(a.ix)
-	changed := 0
+	selected := c.sel.Select(a.Ix)
+	n := entry.Counts{Selected: len(selected)}
 	for _, i := range selected {
-		res := a.ix.Item(i)
+		res := a.Ix.Item(i)
 		before := fnrun.Fingerprint(res)
 		a.intoResource(c, i)
 		if fnrun.Changed(before, res) {
-			changed++
+			n.Changed++
 		}
 	}
 	if len(selected) == 0 {
-		a.req.NoMatch(c.OnNoMatch, c.name, c.sel.Explain(a.ix, "target"))
+		a.Req.NoMatch(c.OnNoMatch, c.name, c.sel.Explain(a.Ix, "target"))
 	}
-	a.req.Summarize(c.name, "%s changed (%d selected)", fnrun.Plural(changed, "resource"), len(selected))
+	// the summary of a default too counts resources, not the values filled
+	a.Summarize(c.name, n, false)
 }
 
 // intoResource patches the strings the entry's path leads to in item i.
 func (a *applier) intoResource(c *compiled, i int) {
-	res := a.ix.Item(i)
+	res := a.Ix.Item(i)
 	secret := res.GetKind() == "Secret"
 	places, missing := findStrings(res.YNode(), c.into.path, secret)
 	if len(places) == 0 {
@@ -115,11 +97,11 @@ func (a *applier) intoResource(c *compiled, i int) {
 		return
 	}
 	for _, p := range places {
-		t, err := a.meta.EmbeddedType(a.ix, i, p.steps)
+		t, err := a.meta.EmbeddedType(a.Ix, i, p.steps)
 		if err != nil {
 			var de *mergemeta.DeclError
 			if errors.As(err, &de) {
-				a.errs = append(a.errs, fnrun.Errorf(de.Entry, res, de.Field, "%s", de.Msg))
+				a.Errorf(de.Entry, res, de.Field, "%s", de.Msg)
 				return
 			}
 		}
@@ -132,7 +114,7 @@ func (a *applier) intoResource(c *compiled, i int) {
 		var pe *embedpatch.Error
 		switch {
 		case errors.As(err, &pe):
-			a.errs = append(a.errs, fnrun.Errorf(c.name, res, where, "%s", pe.Msg))
+			a.Errorf(c.name, res, where, "%s", pe.Msg)
 			continue
 		case err != nil:
 			msg := err.Error()
@@ -158,9 +140,9 @@ func (a *applier) stringMissing(c *compiled, res *yaml.RNode, field, msg string)
 	switch c.OnNoMatch {
 	case "ignore":
 	case "warn":
-		a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, res, field, "%s; skipped (onNoMatch: warn)", msg))
+		a.Warnf(c.name, res, field, "%s; skipped (onNoMatch: warn)", msg)
 	default:
-		a.errs = append(a.errs, fnrun.Errorf(c.name, res, field, "%s (onNoMatch: warn or ignore skips resources without it)", msg))
+		a.Errorf(c.name, res, field, "%s (onNoMatch: warn or ignore skips resources without it)", msg)
 	}
 }
 
@@ -217,17 +199,8 @@ func deadEnd(n *yaml.Node, path fieldpath.Path, i int, at fieldpath.Path, sel fi
 	switch {
 	case n.Kind == yaml.MappingNode && sel.Missing:
 		msg := fmt.Sprintf("%s has no key %q", where, seg.Key)
-		hide := secret && len(at) > 0 && (at[0].Key == "data" || at[0].Key == "stringData")
-		if !hide {
-			keys := make([]string, 0, len(n.Content)/2)
-			for j := 0; j+1 < len(n.Content); j += 2 {
-				keys = append(keys, yamltree.Resolve(n.Content[j]).Value)
-			}
-			if near := suggest.Nearest(seg.Key, keys); near != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", near)
-			} else if len(keys) > 0 && len(keys) <= 12 {
-				msg += " (keys there: " + strings.Join(keys, ", ") + ")"
-			}
+		if hide := secret && len(at) > 0 && (at[0].Key == "data" || at[0].Key == "stringData"); !hide {
+			msg += keysHint(n, seg.Key)
 		}
 		return why{full, msg}
 	case n.Kind == yaml.SequenceNode && len(n.Content) == 0:
@@ -238,4 +211,20 @@ func deadEnd(n *yaml.Node, path fieldpath.Path, i int, at fieldpath.Path, sel fi
 		return why{at.String(), fmt.Sprintf("the path goes on (%s) below this string: embedded: ends at the string, and the patch's own paths go inside the document", path[i:])}
 	}
 	return why{full, fmt.Sprintf("%s is %s, so %s selects nothing there", where, describeNode(n), seg)}
+}
+
+// keysHint says what key of map n a missing key most likely meant, or
+// what keys there are, if few.
+func keysHint(n *yaml.Node, missing string) string {
+	keys := make([]string, 0, len(n.Content)/2)
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		keys = append(keys, yamltree.Resolve(n.Content[j]).Value)
+	}
+	if near := suggest.Nearest(missing, keys); near != "" {
+		return fmt.Sprintf(" (did you mean %s?)", near)
+	}
+	if len(keys) > 0 && len(keys) <= 12 {
+		return " (keys there: " + strings.Join(keys, ", ") + ")"
+	}
+	return ""
 }

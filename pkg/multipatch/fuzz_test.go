@@ -3,6 +3,8 @@ package multipatch
 import (
 	"testing"
 
+	"github.com/patchwork-krm/patchwork/pkg/patch"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -16,13 +18,17 @@ func FuzzPatch(f *testing.F) {
 	f.Add("metadata: {labels: {x: null}}", "MergePatch", true)
 	f.Fuzz(func(t *testing.T, text, typ string, targeted bool) {
 		for _, fill := range []bool{false, true} {
-			docs, err := parseDocuments(text, typ, targeted, nil, fill)
+			pt, err := patch.ParseType(typ)
+			if err != nil {
+				continue
+			}
+			docs, err := parseDocuments(text, pt, targeted, nil, fill)
 			if err != nil {
 				continue
 			}
 			for _, d := range docs {
 				res := yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {a: b}\ndata:\n  a: '1'\n")
-				_, _, _ = d.apply(res, nil)
+				_, _ = d.Apply(res, nil)
 			}
 		}
 	})

@@ -3,7 +3,7 @@ package multipatch
 import (
 	"fmt"
 
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/patch"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -14,7 +14,7 @@ import (
 // strict: true an error. It returns false when the document must not be
 // applied.
 func (a *applier) checkTypos(c *compiled, d *document, res *yaml.RNode) bool {
-	if d.node == nil || d.deletes {
+	if d.Type == patch.JSON || d.Deletes {
 		return true // a JSON patch, or a deletion: no fields to check
 	}
 	key := checkKey{doc: d, apiVersion: res.GetApiVersion(), kind: res.GetKind()}
@@ -23,20 +23,16 @@ func (a *applier) checkTypos(c *compiled, d *document, res *yaml.RNode) bool {
 	}
 	bad, seen := a.typos[key]
 	if seen {
-		return !(bad && c.strict)
+		return !(bad && a.Strict)
 	}
-	unknown := schema.UnknownFields(d.node, a.schema().Shape(res.GetApiVersion(), res.GetKind()))
+	unknown := schema.UnknownFields(d.Node, a.schema().Shape(res.GetApiVersion(), res.GetKind()))
 	a.typos[key] = len(unknown) > 0
 	for _, u := range unknown {
 		msg := fmt.Sprintf("unknown field %q for %s %s", u.Field, res.GetApiVersion(), res.GetKind())
 		if u.Suggestion != "" {
 			msg += fmt.Sprintf(" (did you mean %s?)", u.Suggestion)
 		}
-		if c.strict {
-			a.errs = append(a.errs, fnrun.Errorf(c.name, res, u.FullPath(), "%s (strict: true makes this an error)", msg))
-		} else {
-			a.req.Results = append(a.req.Results, fnrun.Warningf(c.name, res, u.FullPath(), "%s; merged as written", msg))
-		}
+		a.Flag(c.name, res, u.FullPath(), msg, "merged as written")
 	}
-	return !(len(unknown) > 0 && c.strict)
+	return !(len(unknown) > 0 && a.Strict)
 }

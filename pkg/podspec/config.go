@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
-	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -15,18 +15,13 @@ const kindPodSpecPatch = "fn.patchwork.dev/v1alpha1/PodSpecPatch"
 
 // Config is the PodSpecPatch function config.
 type Config struct {
-	APIVersion     string         `json:"apiVersion"`
-	Kind           string         `json:"kind"`
-	Metadata       map[string]any `json:"metadata,omitempty"`
-	PatchesPodSpec []Patch        `json:"patchesPodSpec"`
-	PodSpecPaths   []PodSpecPath  `json:"podSpecPaths,omitempty"`
-	// Strict makes a patch field the PodSpec or Container does not have
-	// (imagePullPolice) an error instead of a warning.
-	Strict bool `json:"strict,omitempty"`
-	// Schemas and MergeKeys add merge metadata, as in multi-patch; here
-	// a mergeKeys path starts at the PodSpec (containers.*.x), as the
-	// patches do.
-	mergemeta.Config
+	// Header is apiVersion, kind, metadata, strict (a patch field the
+	// PodSpec or Container does not have, imagePullPolice, is then an
+	// error), schemas and mergeKeys as in multi-patch; here a mergeKeys
+	// path starts at the PodSpec (containers.*.x), as the patches do.
+	entry.Header
+	PatchesPodSpec []Patch       `json:"patchesPodSpec"`
+	PodSpecPaths   []PodSpecPath `json:"podSpecPaths,omitempty"`
 }
 
 // Patch is one entry of patchesPodSpec.
@@ -75,8 +70,8 @@ func decode(config *yaml.RNode) (*Config, error) {
 	if err := fnrun.Decode(config, &c); err != nil {
 		return nil, err
 	}
-	if len(c.PatchesPodSpec) == 0 {
-		return nil, fmt.Errorf("PodSpecPatch %s: no patchesPodSpec", config.GetName())
+	if err := entry.Require(config, "patchesPodSpec", len(c.PatchesPodSpec)); err != nil {
+		return nil, err
 	}
 	var errs []error
 	for i := range c.PodSpecPaths {

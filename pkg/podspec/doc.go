@@ -28,5 +28,7 @@
 // As in multi-patch, what would pass in silence gets a result (a selection
 // or a container name that matches nothing, a field a PodSpec or Container
 // does not have, strict: true making the patch's warnings errors), and any
-// error fails the whole run with every resource as it was.
+// error fails the whole run with every resource as it was. The patch texts
+// are read as package patch reads multi-patch's, and the results are
+// worded by package entry, as multi-patch's are.
 package podspec

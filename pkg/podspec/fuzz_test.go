@@ -5,6 +5,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/pkg/patch"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -16,21 +17,26 @@ func FuzzPodSpecPatch(f *testing.F) {
 	f.Add("containers:\n- name: envoy\n  image: e\n", "imagePullPolicy: Always\n")
 	f.Add("volumes:\n- name: v\n  emptyDir: {}\n", "- op: add\n  path: /args\n  value: [a]\n")
 	f.Add("containers:\n- name: app\n  $patch: delete\n", "env:\n- name: A\n  value: b\n")
-	f.Fuzz(func(t *testing.T, patch, containerPatch string) {
+	f.Fuzz(func(t *testing.T, podSpec, containerPatch string) {
 		for _, fill := range []bool{false, true} {
-			checkPodSpecPatch(t, patch, containerPatch, fill)
+			checkPodSpecPatch(t, podSpec, containerPatch, fill)
 		}
 	})
 }
 
-func checkPodSpecPatch(t *testing.T, patch, containerPatch string, fill bool) {
+func checkPodSpecPatch(t *testing.T, podSpec, containerPatch string, fill bool) {
 	c := &compiled{name: "fuzz", fill: fill}
-	var err error
-	if c.podSpec, err = parsePodSpecPatch(patch, fill); err != nil {
+	docs, err := patch.Parse(podSpec, patch.Options{Into: patch.PodSpec, Default: fill, Check: checkPodSpec})
+	if err != nil {
 		return
 	}
-	if containerPatch != "" && c.parseContainerPatch(containerPatch) != nil {
-		return
+	c.podSpec = docs[0]
+	if containerPatch != "" {
+		docs, err := patch.Parse(containerPatch, patch.Options{Into: patch.Container, Default: fill, Check: checkContainer})
+		if err != nil {
+			return
+		}
+		c.container = docs[0]
 	}
 	owned := map[string]bool{}
 	for _, name := range patchedNames(c.podSpec) {
@@ -46,7 +52,7 @@ func checkPodSpecPatch(t *testing.T, patch, containerPatch string, fill bool) {
 			t.Fatalf("a default added containers: %d", n)
 		}
 	}
-	if c.ops != nil {
+	if c.container != nil && c.container.Type == patch.JSON {
 		return
 	}
 	once := w.MustString()

@@ -6,13 +6,13 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
-	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
 	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
+	"github.com/patchwork-krm/patchwork/pkg/patch"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -35,9 +35,8 @@ type compiled struct {
 	name       string
 	set        selector.Set
 	sel        *selector.SetMatcher
-	podSpec    *yaml.RNode    // strategic PodSpec patch, or nil
-	container  *yaml.RNode    // strategic container patch, or nil
-	ops        *jsonpatch.Ops // JSON container patch, or nil
+	podSpec    *patch.Doc     // the PodSpec patch (strategic), or nil
+	container  *patch.Doc     // the container patch (strategic or JSON), or nil
 	names      *regexp.Regexp // containers containerPatch applies to; nil: all
 	namesExpr  string
 	rejectExpr string
@@ -62,68 +61,61 @@ func transform(req *fnrun.Request) error {
 	}
 	meta, err := mergemeta.Load(req, cfg.Config)
 	if err != nil {
-		return splitErrors(err)
+		return entry.Split(err)
 	}
-	entries, errs := compileAll(req, cfg)
-	if len(errs) > 0 {
-		return errs
+	r := &podRun{Run: entry.Run{Req: req, Ix: selector.NewIndex(req.Items, req.Config), Strict: cfg.Strict, Noun: "workload"},
+		loc: newLocator(cfg.PodSpecPaths), warned: map[int]bool{}}
+	entries := r.compileAll(cfg)
+	if len(r.Errs) > 0 {
+		return r.Errs
 	}
-	r := &podRun{req: req, cfg: cfg, loc: newLocator(cfg.PodSpecPaths), ix: selector.NewIndex(req.Items, req.Config), warned: map[int]bool{}}
-	r.types = podSpecTypes{meta: meta, ix: r.ix}
+	r.types = podSpecTypes{meta: meta, ix: r.Ix}
 	// Select for every entry first: the function edits PodSpecs only, never
 	// what selectors read, so this is what each entry would select in turn.
 	selected := make([][]int, len(entries))
 	for k, c := range entries {
-		selected[k] = c.sel.Select(r.ix)
+		selected[k] = c.sel.Select(r.Ix)
 	}
 	r.owned = ownedContainers(entries, selected)
 	for k, c := range entries {
 		r.runEntry(c, selected[k])
 	}
-	if len(r.errs) > 0 {
-		return r.errs
-	}
-	return nil
+	return r.Err()
 }
 
-// compileAll compiles the entries, reporting their typos (warnings, or
-// errors under strict).
-func compileAll(req *fnrun.Request, cfg *Config) ([]*compiled, framework.Results) {
-	var errs framework.Results
+// compileAll compiles the entries, reporting their typos (findings:
+// warnings, or errors under strict).
+func (r *podRun) compileAll(cfg *Config) []*compiled {
 	var entries []*compiled
 	for i, p := range cfg.PatchesPodSpec {
 		name := fmt.Sprintf("patchesPodSpec[%d]", i)
-		c, err := compile(req, name, p)
+		c, err := compile(r.Req, name, p)
 		if err != nil {
-			errs = append(errs, fnrun.Errorf(name, nil, "", "%v", err))
+			r.Errorf(name, nil, "", "%v", err)
 			continue
 		}
 		for _, typo := range c.typos {
-			if cfg.Strict {
-				errs = append(errs, fnrun.Errorf(name, nil, "", "%s (strict: true makes this an error)", typo))
-			} else {
-				req.Results = append(req.Results, fnrun.Warningf(name, nil, "", "%s", typo))
-			}
+			r.Flag(name, nil, "", typo, "")
 		}
 		entries = append(entries, c)
 	}
-	return entries, errs
+	return entries
 }
 
 // podRun is one run of the function over the items.
 type podRun struct {
-	req    *fnrun.Request
-	cfg    *Config
+	entry.Run
 	loc    *locator
-	ix     *selector.Index
 	types  podSpecTypes
 	owned  map[int]map[string]bool // the containers other entries add, by item
 	warned map[int]bool            // items warned about a missing PodSpec
-	errs   framework.Results
 }
 
 // entryCounts is what one entry did, for its summary.
-type entryCounts struct{ matched, containers, changed, filled int }
+type entryCounts struct {
+	entry.Counts
+	containers int // the containers its containerPatch reached
+}
 
 // runEntry applies one entry to the workloads it selected.
 func (r *podRun) runEntry(c *compiled, selected []int) {
@@ -131,56 +123,52 @@ func (r *podRun) runEntry(c *compiled, selected []int) {
 	var elements smp.Tally
 	paths := map[int]string{} // where each workload's PodSpec is
 	for _, i := range selected {
-		res := r.ix.Item(i)
+		res := r.Ix.Item(i)
 		spec, path, missing := r.loc.find(res)
 		if spec == nil {
 			// no PodSpec: never touched, whatever it carries
 			if missing != "" && !r.warned[i] {
 				r.warned[i] = true
-				r.req.Results = append(r.req.Results, fnrun.Warningf(c.name, res, missing,
-					"selected, but podSpecPaths declares its PodSpec here and there is none; left alone (check the path)"))
+				r.Warnf(c.name, res, missing, "selected, but podSpecPaths declares its PodSpec here and there is none; left alone (check the path)")
 			}
 			continue
 		}
-		n.matched++
-		t, ok := r.types.of(i, &r.errs)
+		n.Selected++
+		t, ok := r.types.of(i, &r.Errs)
 		if !ok {
 			continue
 		}
 		before := fnrun.Fingerprint(res)
 		applied, err := c.apply(spec, path, r.owned[i], t)
 		if err != nil {
-			r.errs = append(r.errs, fnrun.Errorf(c.name, res, err.path, "%s", err.msg))
+			r.Errorf(c.name, res, err.path, "%s", err.msg)
 		}
 		elements.Add(i, applied.elements)
 		paths[i] = path
 		n.containers += applied.containers
-		n.filled += applied.filled
+		n.Filled += applied.filled
 		if fnrun.Changed(before, res) {
-			n.changed++
+			n.Changed++
 		}
 	}
-	r.errs = append(r.errs, reportElements(r.req, r.ix, c, &elements, paths, r.cfg.Strict)...)
+	r.Elements(c.name, &elements, entry.Words{Patch: "the PodSpec patch", Within: "the PodSpec",
+		At: func(i int) string { return paths[i] }, Hint: useContainerPatch})
 	r.summarize(c, n)
+}
+
+// useContainerPatch is the way to edit a container only where it exists.
+func useContainerPatch(name string) string {
+	return fmt.Sprintf("; to edit %q only where it exists, use containerPatch with containerNames: %s", name, name)
 }
 
 // summarize reports what an entry did, and a selection that found nothing.
 func (r *podRun) summarize(c *compiled, n entryCounts) {
-	summary := fmt.Sprintf("%s changed (%d selected)", fnrun.Plural(n.changed, "workload"), n.matched)
-	if c.fill {
-		left := n.matched - n.changed
-		verb := "they were"
-		if left == 1 {
-			verb = "it was"
-		}
-		summary += fmt.Sprintf(": defaults filled %s; %s left as %s", fnrun.Plural(n.filled, "field"), fnrun.Plural(left, "workload"), verb)
-	}
-	r.req.Summarize(c.name, "%s", summary)
+	r.Summarize(c.name, n.Counts, c.fill)
 	switch {
-	case n.matched == 0:
-		r.req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.sel.Explain(r.ix, "target"))
+	case n.Selected == 0:
+		r.Req.NoMatch(c.onNoMatch, c.name, "no workload with a PodSpec matches: "+c.sel.Explain(r.Ix, "target"))
 	case (c.names != nil || c.reject != nil) && n.containers == 0:
-		r.req.NoMatch(c.onNoMatch, c.name, fmt.Sprintf("%s matches no container in the %d selected workloads", c.describeContainers(), n.matched))
+		r.Req.NoMatch(c.onNoMatch, c.name, fmt.Sprintf("%s matches no container in the %d selected workloads", c.describeContainers(), n.Selected))
 	}
 }
 
@@ -188,45 +176,19 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 	if err := fnrun.CheckOnNoMatch(p.OnNoMatch); err != nil {
 		return nil, err
 	}
-	switch p.Mode {
-	case "", modeDefault:
-	default:
-		return nil, fmt.Errorf("mode: unknown mode %q (want default, which fills only what a PodSpec and its containers lack; or no mode)", p.Mode)
+	fill, err := patch.ParseMode(p.Mode, patch.PodSpec, patch.Container)
+	if err != nil {
+		return nil, err
 	}
-	c := &compiled{name: name, inits: p.InitContainers, onNoMatch: p.OnNoMatch, fill: p.Mode == modeDefault}
-	var err error
+	c := &compiled{name: name, inits: p.InitContainers, onNoMatch: p.OnNoMatch, fill: fill}
 	if c.set, err = p.selection(); err != nil {
 		return nil, err
 	}
 	if c.sel, err = selector.CompileSet(c.set); err != nil {
 		return nil, err
 	}
-	text, err := req.InlineOrFile(p.Patch, p.Path, p.File)
-	if err != nil {
+	if err := c.compilePatches(req, p); err != nil {
 		return nil, err
-	}
-	if text == "" && p.ContainerPatch == "" {
-		return nil, fmt.Errorf("nothing to do: give patch (a PodSpec), path, or containerPatch")
-	}
-	if text != "" {
-		if c.podSpec, err = parsePodSpecPatch(text, c.fill); err != nil {
-			if serr := req.SyntaxError(err, text, name, "patch", cmp.Or(p.Path, p.File)); serr != err {
-				return nil, serr
-			}
-			return nil, fmt.Errorf("patch: %w", err)
-		}
-		c.typos = append(c.typos, typos("patch", c.podSpec, podSpecShape())...)
-	}
-	if p.ContainerPatch != "" {
-		if err := c.parseContainerPatch(p.ContainerPatch); err != nil {
-			if serr := req.SyntaxError(err, p.ContainerPatch, name, "containerPatch", ""); serr != err {
-				return nil, serr
-			}
-			return nil, fmt.Errorf("containerPatch: %w", err)
-		}
-		c.typos = append(c.typos, typos("containerPatch", c.container, containerShape())...)
-	} else if p.ContainerNames != "" || p.RejectContainerNames != "" || p.InitContainers {
-		return nil, fmt.Errorf("containerNames, rejectContainerNames and initContainers choose where containerPatch applies, and there is no containerPatch")
 	}
 	if c.names, err = compileNames("containerNames", p.ContainerNames); err != nil {
 		return nil, err
@@ -238,6 +200,55 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 	c.rejectExpr = p.RejectContainerNames
 	c.adds = patchedNames(c.podSpec)
 	return c, nil
+}
+
+// compilePatches reads the entry's PodSpec patch and container patch, and
+// checks them once against the PodSpec and Container schemas, so that no
+// workload is half patched.
+func (c *compiled) compilePatches(req *fnrun.Request, p Patch) error {
+	text, err := req.InlineOrFile(p.Patch, p.Path, p.File)
+	if err != nil {
+		return err
+	}
+	if text == "" && p.ContainerPatch == "" {
+		return fmt.Errorf("nothing to do: give patch (a PodSpec), path, or containerPatch")
+	}
+	if text != "" {
+		o := patch.Options{Into: patch.PodSpec, Default: c.fill}
+		if c.podSpec, err = parseOne(req, c.name, "patch", cmp.Or(p.Path, p.File), text, o, checkPodSpec); err != nil {
+			return err
+		}
+		c.typos = append(c.typos, typos("patch", c.podSpec.Node, podSpecShape())...)
+	}
+	if p.ContainerPatch == "" {
+		if p.ContainerNames != "" || p.RejectContainerNames != "" || p.InitContainers {
+			return fmt.Errorf("containerNames, rejectContainerNames and initContainers choose where containerPatch applies, and there is no containerPatch")
+		}
+		return nil
+	}
+	o := patch.Options{Into: patch.Container, Default: c.fill}
+	if c.container, err = parseOne(req, c.name, "containerPatch", "", p.ContainerPatch, o, checkContainer); err != nil {
+		return err
+	}
+	if c.container.Type == patch.Strategic {
+		c.typos = append(c.typos, typos("containerPatch", c.container.Node, containerShape())...)
+	}
+	return nil
+}
+
+// parseOne reads the patch of an entry's field (its file named in file),
+// checked by check. Errors name the field; a YAML syntax error is told by
+// its line.
+func parseOne(req *fnrun.Request, name, field, file, text string, o patch.Options, check func(*patch.Doc) error) (*patch.Doc, error) {
+	o.Check = check
+	docs, err := patch.Parse(text, o)
+	if err != nil {
+		if serr := req.SyntaxError(err, text, name, field, file); serr != err {
+			return nil, serr
+		}
+		return nil, fmt.Errorf("%s: %w", field, err)
+	}
+	return docs[0], nil
 }
 
 // compileNames compiles a container-name regular expression, anchored to
@@ -259,13 +270,13 @@ func compileNames(field, expr string) (*regexp.Regexp, error) {
 
 // patchedNames lists the names of the containers and init containers a
 // PodSpec patch names.
-func patchedNames(patch *yaml.RNode) []string {
-	if patch == nil {
+func patchedNames(d *patch.Doc) []string {
+	if d == nil {
 		return nil
 	}
 	var names []string
 	for _, list := range []string{"containers", "initContainers"} {
-		f := patch.Field(list)
+		f := d.Node.Field(list)
 		if f == nil || f.Value.YNode().Kind != yaml.SequenceNode {
 			continue
 		}
@@ -315,53 +326,24 @@ func (c *compiled) describeContainers() string {
 	return strings.Join(parts, " with ")
 }
 
-// parsePodSpecPatch reads a PodSpec patch and checks it once against the
-// PodSpec schema, so no workload is half patched.
-func parsePodSpecPatch(text string, fill bool) (*yaml.RNode, error) {
-	n, err := yaml.Parse(text)
-	if err != nil {
-		return nil, err
-	}
-	if n.YNode().Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("a PodSpec patch is a map (containers, volumes, serviceAccountName...)")
-	}
+// checkPodSpec checks a PodSpec patch: the PodSpec itself, valid for the
+// PodSpec schema.
+func checkPodSpec(d *patch.Doc) error {
 	for _, f := range []string{"apiVersion", "kind", "metadata", "spec", "template"} {
-		if n.Field(f) != nil {
-			return nil, fmt.Errorf("has %q: a PodSpec patch is the PodSpec itself (containers, volumes, serviceAccountName...), not a resource or template; use multi-patch for whole resources", f)
+		if d.Node.Field(f) != nil {
+			return fmt.Errorf("has %q: a PodSpec patch is the PodSpec itself (containers, volumes, serviceAccountName...), not a resource or template; use multi-patch for whole resources", f)
 		}
 	}
-	if smp.IsDeleteDirective(n) {
-		return nil, fmt.Errorf("$patch: delete would delete the PodSpec itself")
-	}
-	if err := smp.ValidateWith(n, schema.Builtin().Named(podSpecType), smp.Options{Default: fill}); err != nil {
-		return nil, err
-	}
-	return n, nil
+	return d.Validate(schema.Builtin().Named(podSpecType))
 }
 
-func (c *compiled) parseContainerPatch(text string) error {
-	n, err := yaml.Parse(text)
-	if err != nil {
-		return err
-	}
-	switch n.YNode().Kind {
-	case yaml.SequenceNode:
-		if c.fill {
-			return fmt.Errorf("mode: default fills what each container lacks; a JSON patch's operations say themselves what to do, so it has no default mode (write the container patch as a Container map)")
-		}
-		c.ops, err = jsonpatch.ParseOps(n)
-		return err
-	case yaml.MappingNode:
-		if smp.IsDeleteDirective(n) {
-			return fmt.Errorf("$patch: delete would delete every container; to remove a container, patch the PodSpec with its name and $patch: delete")
-		}
-		if err := smp.ValidateWith(n, schema.Builtin().Named(containerType), smp.Options{Default: c.fill}); err != nil {
-			return err
-		}
-		c.container = n
+// checkContainer checks a strategic container patch against the Container
+// schema.
+func checkContainer(d *patch.Doc) error {
+	if d.Type != patch.Strategic {
 		return nil
 	}
-	return fmt.Errorf("a container patch is a Container map (strategic) or a list of JSON patch operations")
+	return d.Validate(schema.Builtin().Named(containerType))
 }
 
 type applyError struct{ path, msg string }
@@ -384,32 +366,47 @@ type applied struct {
 func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool, t *schema.Type) (applied, *applyError) {
 	var a applied
 	if c.podSpec != nil {
-		r, err := smp.MergeWith(spec, c.podSpec, t, smp.Options{Track: true, Default: c.fill})
+		r, err := c.podSpec.Apply(spec, t)
 		if err != nil {
-			if se, ok := err.(*smp.Error); ok {
-				return a, &applyError{joinPath(path, se.Path), se.Msg}
-			}
-			return a, &applyError{path, err.Error()}
+			return a, newApplyError(path, err)
 		}
 		a.elements, a.filled = r.Elements, r.Filled
 	}
-	n, filled, err := c.applyContainerPatch(spec, path, owned, t)
-	a.containers, a.filled = n, a.filled+filled
-	return a, err
+	if c.container == nil {
+		return a, nil
+	}
+	for _, ctr := range c.chosen(spec, owned) {
+		a.containers++
+		et := t // a JSON patch has no use for it
+		if c.container.Type == patch.Strategic {
+			// each container is filled on its own, with its type
+			// (declared lists included)
+			et = t.Field(ctr.list).ElementFor(ctr.node.YNode())
+		}
+		r, err := c.container.Apply(ctr.node, et)
+		a.filled += r.Filled
+		if err != nil {
+			return a, newApplyError(fmt.Sprintf("%s.%s[name=%s]", path, ctr.list, ctr.name), err)
+		}
+	}
+	return a, nil
 }
 
-// applyContainerPatch applies the container patch to the chosen containers
-// of a PodSpec of type t, returning how many it reached and, for a
-// default, the values it filled.
-func (c *compiled) applyContainerPatch(spec *yaml.RNode, path string, owned map[string]bool, t *schema.Type) (int, int, *applyError) {
-	if c.container == nil && c.ops == nil {
-		return 0, 0, nil
-	}
-	reached, filled := 0, 0
+// container is a container of a PodSpec: its list, its name, itself.
+type container struct {
+	list, name string
+	node       *yaml.RNode
+}
+
+// chosen lists the containers of a PodSpec the container patch applies
+// to: those containerNames and rejectContainerNames choose (and the init
+// containers with initContainers), but those in owned.
+func (c *compiled) chosen(spec *yaml.RNode, owned map[string]bool) []container {
 	lists := []string{"containers"}
 	if c.inits {
 		lists = append(lists, "initContainers")
 	}
+	var out []container
 	for _, list := range lists {
 		f := spec.Field(list)
 		if f == nil || f.Value.YNode().Kind != yaml.SequenceNode {
@@ -422,27 +419,19 @@ func (c *compiled) applyContainerPatch(spec *yaml.RNode, path string, owned map[
 				(c.reject != nil && c.reject.MatchString(name)) {
 				continue
 			}
-			reached++
-			where := fmt.Sprintf("%s.%s[name=%s]", path, list, name)
-			var err error
-			if c.ops != nil {
-				err = c.ops.Apply(ctr)
-			} else {
-				// each container is filled on its own, with its type
-				// (declared lists included)
-				var r smp.Result
-				r, err = smp.MergeWith(ctr, c.container, t.Field(list).ElementFor(cn), smp.Options{Default: c.fill})
-				filled += r.Filled
-			}
-			if err != nil {
-				if se, ok := err.(*smp.Error); ok {
-					return reached, filled, &applyError{joinPath(where, se.Path), se.Msg}
-				}
-				return reached, filled, &applyError{where, err.Error()}
-			}
+			out = append(out, container{list, name, ctr})
 		}
 	}
-	return reached, filled, nil
+	return out
+}
+
+// newApplyError is err where it happened: at where, and for a strategic
+// merge error at the path below it the error names.
+func newApplyError(where string, err error) *applyError {
+	if se, ok := err.(*smp.Error); ok {
+		return &applyError{joinPath(where, se.Path), se.Msg}
+	}
+	return &applyError{where, err.Error()}
 }
 
 func joinPath(a, b string) string {

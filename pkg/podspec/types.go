@@ -12,9 +12,6 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 )
 
-// modeDefault is Patch.Mode for defaults.
-const modeDefault = "default"
-
 // podSpecTypes gives each workload's PodSpec its type: the Kubernetes
 // PodSpec's (a Pod's spec), with the lists the config's mergeKeys declare
 // for the workload, their paths starting at the PodSpec.
@@ -44,17 +41,4 @@ func (p podSpecTypes) of(i int, errs *framework.Results) (*schema.Type, bool) {
 		return nil, false
 	}
 	return t, true
-}
-
-// splitErrors makes each of several joined errors a result of its own.
-func splitErrors(err error) error {
-	multi, ok := err.(interface{ Unwrap() []error })
-	if !ok {
-		return err
-	}
-	var rs framework.Results
-	for _, e := range multi.Unwrap() {
-		rs = append(rs, fnrun.Errorf("", nil, "", "%v", e))
-	}
-	return rs
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
+	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
@@ -172,39 +173,39 @@ type fieldPath struct {
 // compile checks a decoded config and resolves path entries.
 func compile(cfg *Config, req *fnrun.Request) ([]rule, error) {
 	var rules []rule
-	var errs []string
+	var errs framework.Results
 	for i, r := range cfg.Replacements {
-		entry := fmt.Sprintf("replacements[%d]", i)
+		name := fmt.Sprintf("replacements[%d]", i)
 		if r.Path == "" {
-			cr, err := compileOne(entry, r)
+			cr, err := compileOne(name, r)
 			if err != nil {
-				errs = append(errs, messages(err)...)
+				errs = append(errs, entry.Results(err)...)
 				continue
 			}
 			rules = append(rules, cr)
 			continue
 		}
 		if r.Source != nil || r.SourceValue != nil || r.Sources != nil || r.Template != nil || r.Targets != nil {
-			errs = append(errs, fmt.Sprintf("%s: path cannot be combined with source, sources, sourceValue, template or targets", entry))
+			errs = append(errs, fnrun.Errorf(name, nil, "", "path cannot be combined with source, sources, sourceValue, template or targets"))
 			continue
 		}
 		loaded, err := loadFile(req, r.Path)
 		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", entry, err))
+			errs = append(errs, fnrun.Errorf(name, nil, "", "%v", err))
 			continue
 		}
 		for j, lr := range loaded {
-			sub := fmt.Sprintf("%s (%s)", entry, r.Path)
+			sub := fmt.Sprintf("%s (%s)", name, r.Path)
 			if len(loaded) > 1 {
-				sub = fmt.Sprintf("%s (%s[%d])", entry, r.Path, j)
+				sub = fmt.Sprintf("%s (%s[%d])", name, r.Path, j)
 			}
 			if lr.Path != "" {
-				errs = append(errs, fmt.Sprintf("%s: a replacement file cannot name another file (path: %s)", sub, lr.Path))
+				errs = append(errs, fnrun.Errorf(sub, nil, "", "a replacement file cannot name another file (path: %s)", lr.Path))
 				continue
 			}
 			cr, err := compileOne(sub, lr)
 			if err != nil {
-				errs = append(errs, messages(err)...)
+				errs = append(errs, entry.Results(err)...)
 				continue
 			}
 			rules = append(rules, cr)
@@ -212,11 +213,7 @@ func compile(cfg *Config, req *fnrun.Request) ([]rule, error) {
 	}
 	if len(errs) > 0 {
 		// One result per problem, so that all of them are reported at once.
-		rs := make(framework.Results, len(errs))
-		for i, e := range errs {
-			rs[i] = &framework.Result{Severity: framework.Error, Message: e}
-		}
-		return nil, rs
+		return nil, errs
 	}
 	return rules, nil
 }
@@ -413,18 +410,6 @@ func compileTemplate(entry, text string, sources []sourceRule, single bool) (*te
 		}
 	}
 	return t, errors.Join(errs...)
-}
-
-// messages are the messages of err, one for each error it joins.
-func messages(err error) []string {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []string
-		for _, e := range j.Unwrap() {
-			out = append(out, e.Error())
-		}
-		return out
-	}
-	return []string{err.Error()}
 }
 
 // sortedNames lists a sources map's names in order: messages and reads go

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
+	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
@@ -168,16 +169,8 @@ func (s *sourceRule) read(ix *selector.Index, cache *embedded.Cache, sec secrecy
 		return nil, false, fnrun.Errorf(s.entry, nil, "", "%s matches no resource%s", describeSource(s.source), s.set.NearMisses(ix))
 	case 1:
 	default:
-		var names []string
-		for k, i := range found {
-			if k == 5 {
-				names = append(names, fmt.Sprintf("and %d more", len(found)-5))
-				break
-			}
-			names = append(names, fnrun.Describe(ix.Item(i)))
-		}
 		return nil, false, fnrun.Errorf(s.entry, nil, "", "%s matches %d resources (%s); a source must select exactly one",
-			describeSource(s.source), len(found), strings.Join(names, ", "))
+			describeSource(s.source), len(found), entry.Names(ix, found))
 	}
 	res := ix.Item(found[0])
 	fieldText := s.fieldText()

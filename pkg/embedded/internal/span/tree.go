@@ -113,7 +113,9 @@ type YAMLInfo struct {
 // Tree is a parsed document.
 type Tree struct {
 	Text string
-	Root *Node
+	// Format is what the text was read as.
+	Format Format
+	Root   *Node
 	// Newline is the line break the text uses.
 	Newline string
 	// Unit is a YAML document's indentation step (2 when it shows none).

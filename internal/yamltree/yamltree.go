@@ -92,3 +92,26 @@ func Resolve(n *yaml.Node) *yaml.Node {
 	}
 	return n
 }
+
+// Lookup is the value of key in map m (aliases followed on the way: the
+// map and its keys), nil when m is no map or has no such key. Of repeated
+// keys the first wins, as in kyaml.
+func Lookup(m *yaml.Node, key string) *yaml.Node {
+	m = Resolve(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for j := 0; j+1 < len(m.Content); j += 2 {
+		if Resolve(m.Content[j]).Value == key {
+			return m.Content[j+1]
+		}
+	}
+	return nil
+}
+
+// IsNull reports whether n (aliases followed) is a null scalar: null, ~,
+// an empty value, or one tagged !!null.
+func IsNull(n *yaml.Node) bool {
+	n = Resolve(n)
+	return n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == yaml.NodeTagNull
+}

@@ -155,7 +155,7 @@ func TestLoadErrors(t *testing.T) {
 		MergeKeys: []MergeKey{{Path: "spec.*.0.x", Keys: []string{"a"}}},
 	})
 	for _, want := range []string{
-		"mergeKeys[0]: path: spec.*.0: an index names one position",
+		"mergeKeys[0]: path: spec.*.0: an index names a position",
 		"schemas[0]: cm.yaml holds no CustomResourceDefinition",
 		"schemas[1]: path: give a file or a directory",
 	} {

@@ -3,7 +3,7 @@ package valuemerge_test
 import (
 	"fmt"
 
-	"github.com/patchwork-krm/patchwork/pkg/generator/valuemerge"
+	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 )
 
 // A production overlay merged into an application.yaml: maps merge key by

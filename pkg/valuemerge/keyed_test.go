@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
-func keyed(path string, keys ...string) KeyedList {
-	return KeyedList{Path: fieldpath.MustParse(path), Keys: keys}
+func keyed(path string, keys ...string) schema.ListKeys {
+	return schema.ListKeys{Path: fieldpath.MustParse(path), Keys: keys}
 }
 
 const promBase = `global:
@@ -33,7 +34,7 @@ rule_files: [rules.yml]
 func TestMergeKeysYAML(t *testing.T) {
 	cases := []struct {
 		name, base, overlay string
-		keyed               []KeyedList
+		keyed               []schema.ListKeys
 		want                string
 	}{{
 		name: "merge, append and delete in place",
@@ -46,7 +47,7 @@ func TestMergeKeysYAML(t *testing.T) {
 - job_name: cache
   static_configs: [{targets: ['cache:9121']}]
 `,
-		keyed: []KeyedList{keyed("scrape_configs", "job_name")},
+		keyed: []schema.ListKeys{keyed("scrape_configs", "job_name")},
 		want: `global:
   scrape_interval: 15s   # default
 scrape_configs:
@@ -67,7 +68,7 @@ rule_files: [rules.yml]
 		base: promBase,
 		overlay: `scrape_configs: [{job_name: db, $patch: delete}]
 `,
-		keyed: []KeyedList{keyed("scrape_configs", "job_name")},
+		keyed: []schema.ListKeys{keyed("scrape_configs", "job_name")},
 		want: `global:
   scrape_interval: 15s   # default
 scrape_configs:
@@ -91,7 +92,7 @@ rule_files: [rules.yml]
 		name:    "a list the base lacks loses its $patch elements",
 		base:    "b: 1\n",
 		overlay: "a:\n- {name: x, $patch: delete}\n- {name: web, v: null, w: 2}\n",
-		keyed:   []KeyedList{keyed("a", "name")},
+		keyed:   []schema.ListKeys{keyed("a", "name")},
 		want:    "b: 1\na:\n  - {name: web, w: 2}\n",
 	}, {
 		name: "nested keyed lists, by * and by [key=value]",
@@ -114,7 +115,7 @@ rule_files: [rules.yml]
   webhook_configs:
   - url: http://b/2
 `,
-		keyed: []KeyedList{keyed("receivers", "name"), keyed("receivers.[name=team-a].webhook_configs", "url")},
+		keyed: []schema.ListKeys{keyed("receivers", "name"), keyed("receivers.[name=team-a].webhook_configs", "url")},
 		want: `receivers:
 - name: team-a
   webhook_configs:
@@ -129,7 +130,7 @@ rule_files: [rules.yml]
 		name:    "several keys; an element matching on one key only is new",
 		base:    "ports:\n- {port: 53, protocol: UDP, name: dns}\n- {port: 53, protocol: TCP, name: dns-tcp}\n",
 		overlay: "ports:\n- {port: 53, protocol: TCP, name: dns-t}\n- {port: 53, protocol: SCTP}\n",
-		keyed:   []KeyedList{keyed("ports", "port", "protocol")},
+		keyed:   []schema.ListKeys{keyed("ports", "port", "protocol")},
 		want:    "ports:\n- {port: 53, protocol: UDP, name: dns}\n- {port: 53, protocol: TCP, name: dns-t}\n- {port: 53, protocol: SCTP}\n",
 	}}
 	for _, c := range cases {
@@ -200,10 +201,10 @@ func TestMergeKeysErrors(t *testing.T) {
 		format        Format
 		overlay, want string
 	}{
-		{YAML, "a:\n- v: 1\n", `the overlay's a.0: the element has no "name": the list merges by [name], so the element cannot be matched; add "name" to it`},
-		{YAML, "a:\n- x\n", "the overlay's a.0: the list merges by [name], but this element is not a map"},
-		{YAML, "a:\n- {name: x, $patch: replace}\n", `the overlay's a.0: unknown $patch "replace"`},
-		{JSON, `{"a": [{"name": {"x": 1}}]}`, `the overlay's a.0: merge key "name" must be a value, found a map`},
+		{YAML, "a:\n- v: 1\n", `the overlay's a: element 0 lacks "name": the list merges by [name] and "name" has no default, so the element cannot be matched; add "name" to it`},
+		{YAML, "a:\n- x\n", "the overlay's a: element 0 is a scalar, but this list holds maps merged by [name]"},
+		{YAML, "a:\n- {name: x, $patch: remove}\n", `the overlay's a[name=x]: unknown $patch directive "remove" (want merge, replace or delete)`},
+		{JSON, `{"a": [{"name": {"x": 1}}]}`, `the overlay's a: element 0: merge key "name" must be a value, found a map`},
 	}
 	for _, c := range cases {
 		base := "a:\n- name: x\n"

@@ -11,8 +11,6 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
-
-	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
 )
 
 // TOML is decoded with github.com/pelletier/go-toml/v2 and merged as data:
@@ -61,7 +59,7 @@ func mergeTOML(base, overlay string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	want := jsonpatch.MergeValues(b, o)
+	want := mergeTables(b, o)
 	if reflect.DeepEqual(comparable(want), comparable(b)) {
 		return base, nil // nothing changes
 	}
@@ -80,6 +78,26 @@ func mergeTOML(base, overlay string) (string, error) {
 		return "", fmt.Errorf("internal error merging TOML (please report): the result does not decode to the merge")
 	}
 	return string(out), nil
+}
+
+// mergeTables is what a TOML merge means: the overlay's tables merge into
+// the base's key by key, recursively; any other value of the overlay
+// (arrays and arrays of tables too) replaces the base's. TOML has no null,
+// so this is the whole of RFC 7386 that TOML can say.
+func mergeTables(b, o map[string]any) map[string]any {
+	out := make(map[string]any, len(b)+len(o))
+	for k, v := range b {
+		out[k] = v
+	}
+	for k, v := range o {
+		om, oIsTable := v.(map[string]any)
+		bm, bIsTable := out[k].(map[string]any)
+		if oIsTable && bIsTable {
+			v = mergeTables(bm, om)
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // tomlMeans reports whether text decodes to want.

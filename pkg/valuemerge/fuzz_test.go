@@ -2,10 +2,11 @@ package valuemerge
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
-	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -56,7 +57,7 @@ func FuzzMergeKeyed(f *testing.F) {
 	f.Add(true, "a:\n  # one\n  - name: x\n    v: 1\n\n  - name: y\n", "a:\n- {name: x, $patch: delete}\n- {name: z}\n")
 	f.Add(false, `{"a": [{"name": "x"}, {"name": "y", "v": [1]}]}`, `{"a": [{"name": "y", "v": null}, {"name": "w"}]}`)
 	f.Add(true, "b:\n  k:\n    c:\n    - name: 1\n", "b: {k: {c: [{name: 1, v: 2}, {name: 2}]}}\n")
-	keyed := []KeyedList{
+	keyed := []schema.ListKeys{
 		{Path: fieldpath.MustParse("a"), Keys: []string{"name"}},
 		{Path: fieldpath.MustParse("b.*.c"), Keys: []string{"name"}},
 	}
@@ -107,7 +108,7 @@ func repeatsNames(overlay string) bool {
 			seen := map[string]bool{}
 			for _, e := range x {
 				if m, ok := e.(map[string]any); ok {
-					k, _ := jsonpatch.KeyText(m["name"])
+					k := fmt.Sprint(m["name"])
 					if seen[k] {
 						return true
 					}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
 // Format is the syntax of a value.
@@ -72,14 +74,12 @@ type MergeError struct{ Msg string }
 func (e *MergeError) Error() string { return e.Msg }
 
 // Merge returns base with overlay merged into it. An empty (or blank) base
-// counts as an empty map; a blank overlay is an error. The lists keyed
-// names merge by key instead of being replaced.
-func Merge(format Format, base, overlay string, keyed ...KeyedList) (string, error) {
+// counts as an empty map; a blank overlay is an error. The lists that
+// lists declare (JSON and YAML) merge by key instead of being replaced.
+func Merge(format Format, base, overlay string, lists ...schema.ListKeys) (string, error) {
 	switch format {
-	case JSON:
-		return mergeJSON(base, overlay, keyed)
-	case YAML:
-		return mergeYAML(base, overlay, keyed)
+	case JSON, YAML:
+		return mergeDoc(format, base, overlay, lists)
 	case Properties:
 		return mergeLines(format, readProperties, base, overlay)
 	case Env:

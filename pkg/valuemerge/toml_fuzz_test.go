@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	toml "github.com/pelletier/go-toml/v2"
-
-	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
 )
 
 // FuzzMergeTOML: any base and overlay either fail with a ParseError or
@@ -35,7 +33,7 @@ func FuzzMergeTOML(f *testing.F) {
 		if !isBlank(base) && toml.Unmarshal([]byte(base), &b) != nil || toml.Unmarshal([]byte(overlay), &o) != nil {
 			t.Fatalf("merged texts that do not decode")
 		}
-		if !tomlMeans(out, jsonpatch.MergeValues(b, o)) {
+		if !tomlMeans(out, mergeTables(b, o)) {
 			t.Fatalf("the result does not decode to the merge:\n%s", out)
 		}
 		again, err := Merge(TOML, out, overlay)

@@ -11,8 +11,11 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/replacement"
 )
 
+// functions are the four functions, whose Kinds the table must match.
+var functions = []fnrun.Function{multipatch.Function, podspec.Function, replacement.Function, generator.Function}
+
 // The table naming the function that takes each config type is exactly
-// the functions' own Kinds (functions: listio_test.go).
+// the functions' own Kinds.
 func TestTakenByMatchesKinds(t *testing.T) {
 	want := map[string]string{}
 	for _, f := range functions {

@@ -30,6 +30,26 @@ func TestKindTypoSuggestsKind(t *testing.T) {
 	}
 }
 
+// A config of a type another function takes names that function (issue
+// 20), from the table the function hands over (Function.TakenBy), rather
+// than a kind it is near to; without the table, the nearest kind it is.
+func TestConfigOfAnotherFunctionNamesIt(t *testing.T) {
+	f := Function{Name: "structured-replacement", Kinds: []string{"fn.patchwork.dev/v1alpha1/StructuredReplacement"},
+		TakenBy: map[string]string{
+			"fn.patchwork.dev/v1alpha1/StructuredReplacement":  "structured-replacement",
+			"fn.patchwork.dev/v1alpha1/StructuredReplacements": "other",
+		}}
+	cfg := yaml.MustParse("apiVersion: fn.patchwork.dev/v1alpha1\nkind: StructuredReplacements\nmetadata: {name: a}\n")
+	want := "(a StructuredReplacements is other's config: run other with it)"
+	if err := f.checkKind(cfg); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v; want %q", err, want)
+	}
+	f.TakenBy = nil
+	if err := f.checkKind(cfg); err == nil || !strings.Contains(err.Error(), "(did you mean StructuredReplacement?)") {
+		t.Errorf("without TakenBy: %v", err)
+	}
+}
+
 // An unknown config field names the closest known one.
 func TestUnknownFieldSuggestsField(t *testing.T) {
 	type sel struct {

@@ -116,18 +116,9 @@ type entry struct {
 	opts  Options // global options merged in
 }
 
-const (
-	apiVersion  = "fn.patchwork.dev/v1alpha1"
-	kindOwn     = "MergeValuesGenerator"
-	kindBuiltin = "builtin"
-)
-
-// Kinds are the accepted config types.
-var Kinds = []string{
-	apiVersion + "/" + kindOwn,
-	kindBuiltin + "/ConfigMapGenerator",
-	kindBuiltin + "/SecretGenerator",
-}
+// kindBuiltin is the apiVersion of kustomize's generators among the config
+// types the function accepts (fnkinds.MergeValuesGenerator).
+const kindBuiltin = "builtin"
 
 // entries decodes the config into the generators to run, in kustomize's
 // order: ConfigMaps, then Secrets.

@@ -4,16 +4,15 @@ import (
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/pkg/entry"
+	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// The config types the function accepts.
-const (
-	kindMultiPatch       = "fn.patchwork.dev/v1alpha1/MultiPatch"
-	kindPatchTransformer = "builtin/PatchTransformer"
-)
+// kindPatchTransformer is kustomize's PatchTransformer, the config type
+// multi-patch accepts besides its own (fnkinds.MultiPatch).
+var kindPatchTransformer = fnkinds.MultiPatch.Kinds[1]
 
 // Config is the MultiPatch function config.
 type Config struct {

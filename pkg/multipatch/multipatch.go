@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/pkg/entry"
+	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
 	"github.com/patchwork-krm/patchwork/pkg/namerefs"
@@ -19,10 +20,11 @@ import (
 
 // Function is the multi-patch function.
 var Function = fnrun.Function{
-	Name:  "multi-patch",
-	Short: "apply strategic merge, JSON and merge patches to every resource a selector matches",
-	Kinds: []string{kindMultiPatch, kindPatchTransformer},
-	Run:   transform,
+	Name:    fnkinds.MultiPatch.Name,
+	Short:   "apply strategic merge, JSON and merge patches to every resource a selector matches",
+	Kinds:   fnkinds.MultiPatch.Kinds,
+	TakenBy: fnkinds.TakenBy(),
+	Run:     transform,
 }
 
 // maxErrors bounds the error results of one run: past that, more of the

@@ -11,8 +11,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-const kindPodSpecPatch = "fn.patchwork.dev/v1alpha1/PodSpecPatch"
-
 // Config is the PodSpecPatch function config.
 type Config struct {
 	// Header is apiVersion, kind, metadata, strict (a patch field the

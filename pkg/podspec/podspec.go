@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/entry"
+	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
 	"github.com/patchwork-krm/patchwork/pkg/patch"
@@ -18,10 +19,11 @@ import (
 
 // Function is the podspec-patch function.
 var Function = fnrun.Function{
-	Name:  "podspec-patch",
-	Short: "apply one PodSpec patch (sidecars, service accounts, per-container edits) to every matching workload",
-	Kinds: []string{kindPodSpecPatch},
-	Run:   transform,
+	Name:    fnkinds.PodSpecPatch.Name,
+	Short:   "apply one PodSpec patch (sidecars, service accounts, per-container edits) to every matching workload",
+	Kinds:   fnkinds.PodSpecPatch.Kinds,
+	TakenBy: fnkinds.TakenBy(),
+	Run:     transform,
 }
 
 // The schema types PodSpec and container patches merge with.

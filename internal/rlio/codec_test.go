@@ -37,7 +37,7 @@ func sameAsKyaml(t testing.TB, f fnrun.Function, in []byte, configDir string) {
 	}
 	if lp != nil {
 		// The same panic on both paths is not the I/O's: kyaml panics on
-		// a functionConfig that is not a map (packageConfigDir, checkKind in pkg/fnrun).
+		// a functionConfig that is not a map (fnconfig.PackageDir, checkKind).
 		return
 	}
 	if fmt.Sprint(lerr) != fmt.Sprint(rerr) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -36,6 +37,12 @@ type Request struct {
 	summary framework.Results
 	// secrets are the values no result may show (redact.go).
 	secrets *redact.Set
+}
+
+// Files reads the files the config names, below ConfigDir (package
+// fnconfig says the rules).
+func (r *Request) Files() fnconfig.Files {
+	return fnconfig.Files{Dir: r.ConfigDir, Why: r.ConfigDirWhy}
 }
 
 // Transform runs one function. Returning an error (framework.Results, or
@@ -160,7 +167,7 @@ func (f Function) checkKind(config *yaml.RNode) error {
 	if config == nil || yaml.IsMissingOrNull(config) {
 		return required()
 	}
-	if err := checkConfigShape(config); err != nil {
+	if err := fnconfig.CheckShape(config); err != nil {
 		return fmt.Errorf("%s: %v; expected a config of one of these types: %s", f.Name, err, strings.Join(f.Kinds, ", "))
 	}
 	if isKptKeyValueInput(config) && !f.accepts("v1/ConfigMap") {
@@ -259,7 +266,7 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 	}
 	why := ""
 	if configDir == "" {
-		configDir = packageConfigDir(rl.FunctionConfig)
+		configDir = fnconfig.PackageDir(rl.FunctionConfig)
 		if configDir != "" {
 			why = "the config file's directory in the package (kpt fn render)"
 		}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -126,7 +126,7 @@ func entries(config *yaml.RNode) ([]entry, error) {
 	var out []entry
 	if config.GetApiVersion() == kindBuiltin {
 		var c builtinConfig
-		if err := fnrun.Decode(config, &c); err != nil {
+		if err := fnconfig.Decode(config, &c); err != nil {
 			return nil, err
 		}
 		if c.Name == "" {
@@ -143,7 +143,7 @@ func entries(config *yaml.RNode) ([]entry, error) {
 		return out, nil
 	}
 	var c Config
-	if err := fnrun.Decode(config, &c); err != nil {
+	if err := fnconfig.Decode(config, &c); err != nil {
 		return nil, err
 	}
 	for i, a := range c.ConfigMapGenerator {

@@ -263,7 +263,7 @@ func (r *run) load(e entry, formats valueRules) ([]kv.Pair, *framework.Result) {
 		}
 		src.Literals = append(src.Literals, kv.Pair{Key: key, Value: value, Source: where})
 	}
-	read := r.req.ReadFile
+	read := r.req.Files().ReadFile
 	if e.kind == "Secret" {
 		read = secretReader(r.req)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/pkg/entry"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
@@ -47,7 +48,7 @@ func transform(req *fnrun.Request) error {
 	if err != nil {
 		return err
 	}
-	meta, err := mergemeta.Load(req, h.Config)
+	meta, err := mergemeta.Load(req.Files(), &req.Results, h.Config)
 	if err != nil {
 		return entry.Split(err)
 	}
@@ -134,7 +135,7 @@ func compile(req *fnrun.Request, e patchEntry) (*compiled, error) {
 // patchText is an entry's patch, inline or read from its file (named for
 // messages; "" when inline).
 func patchText(req *fnrun.Request, e patchEntry) (text, file string, err error) {
-	text, err = req.InlineOrFile(e.Patch.Patch, e.Path, e.File)
+	text, err = req.Files().InlineOrFile(e.Patch.Patch, e.Path, e.File)
 	if err != nil {
 		return "", "", err
 	}
@@ -152,7 +153,7 @@ func parseError(req *fnrun.Request, e patchEntry, text, file string, err error) 
 	if errors.Is(err, patch.ErrEmpty) && file != "" {
 		return emptyFile(file)
 	}
-	return req.SyntaxError(err, text, e.name, "patch", file)
+	return fnconfig.SyntaxError(req.Config, err, text, e.name, "patch", file)
 }
 
 // emptyFile is a patch file with no document, only comments or nothing:

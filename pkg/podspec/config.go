@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/entry"
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -65,7 +65,7 @@ type PodSpecPath struct {
 
 func decode(config *yaml.RNode) (*Config, error) {
 	var c Config
-	if err := fnrun.Decode(config, &c); err != nil {
+	if err := fnconfig.Decode(config, &c); err != nil {
 		return nil, err
 	}
 	if err := entry.Require(config, "patchesPodSpec", len(c.PatchesPodSpec)); err != nil {

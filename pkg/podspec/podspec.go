@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/entry"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
@@ -61,7 +62,7 @@ func transform(req *fnrun.Request) error {
 	if err != nil {
 		return err
 	}
-	meta, err := mergemeta.Load(req, cfg.Config)
+	meta, err := mergemeta.Load(req.Files(), &req.Results, cfg.Config)
 	if err != nil {
 		return entry.Split(err)
 	}
@@ -208,7 +209,7 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 // checks them once against the PodSpec and Container schemas, so that no
 // workload is half patched.
 func (c *compiled) compilePatches(req *fnrun.Request, p Patch) error {
-	text, err := req.InlineOrFile(p.Patch, p.Path, p.File)
+	text, err := req.Files().InlineOrFile(p.Patch, p.Path, p.File)
 	if err != nil {
 		return err
 	}
@@ -245,7 +246,7 @@ func parseOne(req *fnrun.Request, name, field, file, text string, o patch.Option
 	o.Check = check
 	docs, err := patch.Parse(text, o)
 	if err != nil {
-		if serr := req.SyntaxError(err, text, name, field, file); serr != err {
+		if serr := fnconfig.SyntaxError(req.Config, err, text, name, field, file); serr != err {
 			return nil, serr
 		}
 		return nil, fmt.Errorf("%s: %w", field, err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/entry"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
@@ -27,10 +28,10 @@ var Function = fnrun.Function{
 // replacement sees the result of those before it.
 func transform(req *fnrun.Request) error {
 	var cfg Config
-	if err := fnrun.Decode(req.Config, &cfg); err != nil {
+	if err := fnconfig.Decode(req.Config, &cfg); err != nil {
 		return err
 	}
-	rules, err := compile(&cfg, req)
+	rules, err := compile(&cfg, req.Files())
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package fnrun
+package fnconfig
 
 import (
 	"fmt"
@@ -28,8 +28,8 @@ const MaxTreeFiles = 1000
 // regular files, the size limit. Entries whose names start with a dot are
 // skipped, and so are links to directories (a link may not lead the walk
 // in circles); a link to a file is read if it stays inside.
-func (r *Request) ReadTree(rel string, want func(name string) bool) ([]File, error) {
-	_, target, _, err := r.locate(rel)
+func (f Files) ReadTree(rel string, want func(name string) bool) ([]File, error) {
+	_, target, _, err := f.locate(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func (r *Request) ReadTree(rel string, want func(name string) bool) ([]File, err
 		return nil, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
 	}
 	if !st.IsDir() {
-		b, err := r.ReadFile(rel)
+		b, err := f.ReadFile(rel)
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +81,7 @@ func (r *Request) ReadTree(rel string, want func(name string) bool) ([]File, err
 	}
 	files := make([]File, 0, len(names))
 	for _, n := range names {
-		b, err := r.ReadFile(n)
+		b, err := f.ReadFile(n)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package fnrun
+package fnconfig
 
 import (
 	"fmt"
@@ -67,8 +67,16 @@ var kptConfigAnnotations = map[string]bool{
 }
 
 // standaloneConfigs holds the configs the standalone command read itself,
-// by node, with the file's name: their lines are the file's.
+// by node, with the file's name: their lines are the file's (ReadFrom).
 var standaloneConfigs sync.Map
+
+// ReadFrom records that config was read from file by the function itself
+// (the standalone command), so that messages give the lines of that file,
+// named as given. The returned forget ends it, when the run is over.
+func ReadFrom(config *yaml.RNode, file string) (forget func()) {
+	standaloneConfigs.Store(config.YNode(), file)
+	return func() { standaloneConfigs.Delete(config.YNode()) }
+}
 
 // linesOf works out where the config came from.
 func linesOf(config *yaml.RNode) *configLines {

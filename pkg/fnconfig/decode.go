@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,28 +67,33 @@ func mismatch(n *yaml.Node, t reflect.Type) string {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
 		return "" // null decodes into anything as its zero value
 	}
-	var ok bool
-	switch t.Kind() {
-	case reflect.String:
-		ok = n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str"
-	case reflect.Bool:
-		ok = n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		ok = n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int"
-	case reflect.Float32, reflect.Float64:
-		ok = n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float")
-	case reflect.Struct, reflect.Map:
-		ok = n.Kind == yaml.MappingNode
-	case reflect.Slice, reflect.Array:
-		ok = n.Kind == yaml.SequenceNode
-	default:
-		return ""
-	}
-	if ok {
+	kind, tags, checked := decodesFrom(t)
+	if !checked || n.Kind == kind && (tags == nil || slices.Contains(tags, n.ShortTag())) {
 		return ""
 	}
 	return fmt.Sprintf("want %s, got %s", goKindName(t), nodeKindName(n))
+}
+
+// decodesFrom is the kind of node a Go type decodes from and, for a
+// scalar, the tags it may have; checked is false for the types mismatch
+// leaves to encoding/json.
+func decodesFrom(t reflect.Type) (kind yaml.Kind, tags []string, checked bool) {
+	switch t.Kind() {
+	case reflect.String:
+		return yaml.ScalarNode, []string{"!!str"}, true
+	case reflect.Bool:
+		return yaml.ScalarNode, []string{"!!bool"}, true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return yaml.ScalarNode, []string{"!!int"}, true
+	case reflect.Float32, reflect.Float64:
+		return yaml.ScalarNode, []string{"!!int", "!!float"}, true
+	case reflect.Struct, reflect.Map:
+		return yaml.MappingNode, nil, true
+	case reflect.Slice, reflect.Array:
+		return yaml.SequenceNode, nil, true
+	}
+	return 0, nil, false
 }
 
 // goKindName names what a Go type holds, in YAML terms.
@@ -171,19 +177,29 @@ func unknownFields(n *yaml.Node, t reflect.Type, path string, lines *configLines
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
 		return unknownInStruct(n, t, path, lines)
 	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == yaml.SequenceNode:
-		var out []string
-		for i, c := range n.Content {
-			out = append(out, unknownFields(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), lines)...)
-		}
-		return out
+		return unknownInList(n, t, path, lines)
 	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
-		var out []string
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			out = append(out, unknownFields(n.Content[i+1], t.Elem(), join(path, n.Content[i].Value), lines)...)
-		}
-		return out
+		return unknownInMap(n, t, path, lines)
 	}
 	return nil
+}
+
+// unknownInList checks each element of a list that decodes into slice t.
+func unknownInList(n *yaml.Node, t reflect.Type, path string, lines *configLines) []string {
+	var out []string
+	for i, c := range n.Content {
+		out = append(out, unknownFields(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), lines)...)
+	}
+	return out
+}
+
+// unknownInMap checks each value of a map that decodes into map t.
+func unknownInMap(n *yaml.Node, t reflect.Type, path string, lines *configLines) []string {
+	var out []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		out = append(out, unknownFields(n.Content[i+1], t.Elem(), join(path, n.Content[i].Value), lines)...)
+	}
+	return out
 }
 
 // wrongKind says that the value at path is not of the kind t wants.

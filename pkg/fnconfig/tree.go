@@ -44,8 +44,26 @@ func (f Files) ReadTree(rel string, want func(name string) bool) ([]File, error)
 		}
 		return []File{{Path: rel, Data: b}}, nil
 	}
+	names, err := treeNames(rel, target, want)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]File, 0, len(names))
+	for _, n := range names {
+		b, err := f.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: n, Data: b})
+	}
+	return files, nil
+}
+
+// treeNames lists the files ReadTree reads below the directory rel (target
+// once resolved), as the config would name them.
+func treeNames(rel, target string, want func(name string) bool) ([]string, error) {
 	var names []string
-	err = filepath.WalkDir(target, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(target, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("directory %q: %w", rel, unwrapPathError(err))
 		}
@@ -76,16 +94,5 @@ func (f Files) ReadTree(rel string, want func(name string) bool) ([]File, error)
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	files := make([]File, 0, len(names))
-	for _, n := range names {
-		b, err := f.ReadFile(n)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, File{Path: n, Data: b})
-	}
-	return files, nil
+	return names, err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator/hash"
 	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
@@ -38,10 +39,11 @@ const (
 
 // Function is the merge-values-generator function.
 var Function = fnrun.Function{
-	Name:  "merge-values-generator",
-	Short: "kustomize's configMapGenerator and secretGenerator, with mergeValues to deep-merge JSON/YAML values",
-	Kinds: Kinds,
-	Run:   transform,
+	Name:    fnkinds.MergeValuesGenerator.Name,
+	Short:   "kustomize's configMapGenerator and secretGenerator, with mergeValues to deep-merge JSON/YAML values",
+	Kinds:   fnkinds.MergeValuesGenerator.Kinds,
+	TakenBy: fnkinds.TakenBy(),
+	Run:     transform,
 }
 
 // transform is the function.
@@ -263,7 +265,7 @@ func (r *run) load(e entry, formats valueRules) ([]kv.Pair, *framework.Result) {
 		}
 		src.Literals = append(src.Literals, kv.Pair{Key: key, Value: value, Source: where})
 	}
-	read := r.req.ReadFile
+	read := r.req.Files().ReadFile
 	if e.kind == "Secret" {
 		read = secretReader(r.req)
 	}

@@ -1,4 +1,4 @@
-package fnrun
+package fnconfig
 
 import (
 	"errors"
@@ -22,8 +22,21 @@ const MaxFileSizeEnv = "PATCHWORK_MAX_FILE_SIZE"
 // 1 MiB, what the Kubernetes API accepts for a whole ConfigMap or Secret.
 const DefaultMaxFileSize = 1 << 20
 
+// Files reads the files a config names, below the config's directory: the
+// root a config may read below. It is a value: a run makes one from where
+// its config came from (fnrun's Request.Files), and a transform hands it to
+// whatever reads files for it (mergemeta.Load).
+type Files struct {
+	// Dir is the directory relative paths resolve against ("" means the
+	// working directory).
+	Dir string
+	// Why says why Dir is the root, for messages about a file not found
+	// ("" gives the working directory's reasons).
+	Why string
+}
+
 // ReadFile reads a file named in the config (`path:`, `files:`, `envs:`),
-// relative to r.ConfigDir (the working directory when empty), the root a
+// relative to f.Dir (the working directory when empty), the root a
 // config may read below. Configs come with packages from authors the person
 // running the function may not control, so the rules are strict:
 //
@@ -32,18 +45,43 @@ const DefaultMaxFileSize = 1 << 20
 //   - it names a regular file: not a directory, device, named pipe or
 //     socket (a link to /dev/zero would be read forever);
 //   - the file is at most the size limit (MaxFileSizeEnv).
-func (r *Request) ReadFile(rel string) ([]byte, error) {
-	_, target, limit, err := r.locate(rel)
+func (f Files) ReadFile(rel string) ([]byte, error) {
+	_, target, limit, err := f.locate(rel)
 	if err != nil {
 		return nil, err
 	}
 	return readRegular(target, rel, limit)
 }
 
+// InlineOrFile returns an entry's content given either inline (the config's
+// `patch` field) or as a file (`path`, with `file` accepted as the KEP's
+// name for it).
+func (f Files) InlineOrFile(inline, path, file string) (string, error) {
+	if file != "" {
+		if path != "" && path != file {
+			return "", fmt.Errorf("path and file name the same thing; give one")
+		}
+		path = file
+	}
+	switch {
+	case inline != "" && path != "":
+		return "", fmt.Errorf("both patch and path are set; give one")
+	case inline != "":
+		return inline, nil
+	case path != "":
+		b, err := f.ReadFile(path)
+		if err != nil {
+			return "", fmt.Errorf("path: %w", err)
+		}
+		return string(b), nil
+	}
+	return "", nil
+}
+
 // locate checks a path named in the config as ReadFile's rules say and
 // returns the root, the path's target (both absolute, free of links) and
 // the size limit.
-func (r *Request) locate(rel string) (root, target string, limit int64, err error) {
+func (f Files) locate(rel string) (root, target string, limit int64, err error) {
 	if rel == "" {
 		return "", "", 0, fmt.Errorf("empty file path")
 	}
@@ -57,7 +95,7 @@ func (r *Request) locate(rel string) (root, target string, limit int64, err erro
 	if limit, err = maxFileSize(); err != nil {
 		return "", "", 0, fmt.Errorf("file %q: %w", rel, err)
 	}
-	dir := r.ConfigDir
+	dir := f.Dir
 	if dir == "" {
 		dir = "."
 	}
@@ -74,7 +112,7 @@ func (r *Request) locate(rel string) (root, target string, limit int64, err erro
 	target, err = filepath.EvalSymlinks(filepath.Join(root, clean))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", "", 0, fmt.Errorf("file %q: %w %s", rel, unwrapPathError(err), r.lookedFor(dir, clean))
+			return "", "", 0, fmt.Errorf("file %q: %w %s", rel, unwrapPathError(err), f.lookedFor(dir, clean))
 		}
 		return "", "", 0, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
 	}
@@ -87,13 +125,13 @@ func (r *Request) locate(rel string) (root, target string, limit int64, err erro
 // lookedFor says where a file that is not there was looked for, and why
 // there: the root depends on the client, and a user who ran kpt fn eval
 // from another directory, or an image without --mount, needs to know.
-func (r *Request) lookedFor(dir, clean string) string {
+func (f Files) lookedFor(dir, clean string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		abs = dir
 	}
 	at := filepath.Join(abs, clean)
-	why := r.ConfigDirWhy
+	why := f.Why
 	switch {
 	case why != "":
 	case abs == string(filepath.Separator):

@@ -1,4 +1,4 @@
-package fnrun
+package fnconfig
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ func TestReadTree(t *testing.T) {
 		os.WriteFile(filepath.Join(cfg, name), []byte(text), 0o644)
 	}
 	os.Symlink(filepath.Join(cfg, "schemas"), filepath.Join(cfg, "schemas", "nested", "loop"))
-	r := &Request{ConfigDir: cfg}
+	r := Files{Dir: cfg}
 	files, err := r.ReadTree("schemas/", yamlFiles)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestReadTreeBoundsTheFiles(t *testing.T) {
 	for i := 0; i <= MaxTreeFiles; i++ {
 		os.WriteFile(filepath.Join(cfg, fmt.Sprintf("f%04d.yaml", i)), nil, 0o644)
 	}
-	r := &Request{ConfigDir: filepath.Dir(cfg)}
+	r := Files{Dir: filepath.Dir(cfg)}
 	if _, err := r.ReadTree(filepath.Base(cfg), yamlFiles); err == nil || !strings.Contains(err.Error(), "more than 1000 files") {
 		t.Errorf("got %v", err)
 	}

@@ -1,43 +1,30 @@
-package fnrun
+package fnconfig
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
-
-// withClaim gives kptInput's functionConfig the annotations kpt fn render
-// sets (or an author forges): the package directory and the config's path.
-func withClaim(pkg, path string) string {
-	return strings.Replace(kptInput, "  metadata:\n    name: t\n", `  metadata:
-    name: t
-    annotations:
-      internal.config.kubernetes.io/package-path: '`+pkg+`'
-      internal.config.kubernetes.io/path: '`+path+`'
-`, 1)
-}
 
 const testConfig = "apiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata:\n  name: t\n"
 
-// rootOf runs a ResourceList and returns the root the run was given and
-// what reading rel below it gave.
-func rootOf(t *testing.T, in, rel string) (string, []byte, error) {
+// withClaim is testConfig with the annotations kpt fn render sets (or an
+// author forges): the package directory and the config's path.
+func withClaim(pkg, path string) string {
+	return testConfig + `  annotations:
+    internal.config.kubernetes.io/package-path: '` + pkg + `'
+    internal.config.kubernetes.io/path: '` + path + `'
+`
+}
+
+// rootOf returns the root PackageDir gives a config and what reading rel
+// below it gave.
+func rootOf(t *testing.T, config, rel string) (string, []byte, error) {
 	t.Helper()
-	var dir string
-	var got []byte
-	var readErr error
-	f := testFunction(func(r *Request) error {
-		dir = r.ConfigDir
-		got, readErr = r.ReadFile(rel)
-		return nil
-	})
-	if _, o, err := RunBytes(f, []byte(in)); err != nil || o.Failed {
-		t.Fatal(err, o.Results)
-	}
-	return dir, got, readErr
+	dir := PackageDir(mustParse(t, config))
+	got, err := Files{Dir: dir}.ReadFile(rel)
+	return dir, got, err
 }
 
 // A config that claims package-path: / and path: etc/x.yaml once made
@@ -97,22 +84,13 @@ func TestPackagePathLinkOutIsIgnored(t *testing.T) {
 	}
 }
 
-// Malformed configs reach packageConfigDir before the kind is checked; it
+// Malformed configs reach PackageDir before the kind is checked; it
 // must not panic on them (kyaml's getters do).
 func TestPackageConfigDirMalformed(t *testing.T) {
 	for _, cfg := range []string{"[1]", "[a, b]", "{metadata: [1]}", "{metadata: {annotations: [1]}}", "x", "{metadata: {annotations: {internal.config.kubernetes.io/package-path: [1]}}}"} {
 		n := mustParse(t, cfg)
-		if got := packageConfigDir(n); got != "" {
+		if got := PackageDir(n); got != "" {
 			t.Errorf("%s: %q", cfg, got)
 		}
 	}
-}
-
-func mustParse(t *testing.T, s string) *yaml.RNode {
-	t.Helper()
-	n, err := yaml.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

@@ -1,4 +1,4 @@
-package fnrun
+package fnconfig
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,28 +67,33 @@ func mismatch(n *yaml.Node, t reflect.Type) string {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
 		return "" // null decodes into anything as its zero value
 	}
-	var ok bool
-	switch t.Kind() {
-	case reflect.String:
-		ok = n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str"
-	case reflect.Bool:
-		ok = n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		ok = n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int"
-	case reflect.Float32, reflect.Float64:
-		ok = n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float")
-	case reflect.Struct, reflect.Map:
-		ok = n.Kind == yaml.MappingNode
-	case reflect.Slice, reflect.Array:
-		ok = n.Kind == yaml.SequenceNode
-	default:
-		return ""
-	}
-	if ok {
+	kind, tags, checked := decodesFrom(t)
+	if !checked || n.Kind == kind && (tags == nil || slices.Contains(tags, n.ShortTag())) {
 		return ""
 	}
 	return fmt.Sprintf("want %s, got %s", goKindName(t), nodeKindName(n))
+}
+
+// decodesFrom is the kind of node a Go type decodes from and, for a
+// scalar, the tags it may have; checked is false for the types mismatch
+// leaves to encoding/json.
+func decodesFrom(t reflect.Type) (kind yaml.Kind, tags []string, checked bool) {
+	switch t.Kind() {
+	case reflect.String:
+		return yaml.ScalarNode, []string{"!!str"}, true
+	case reflect.Bool:
+		return yaml.ScalarNode, []string{"!!bool"}, true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return yaml.ScalarNode, []string{"!!int"}, true
+	case reflect.Float32, reflect.Float64:
+		return yaml.ScalarNode, []string{"!!int", "!!float"}, true
+	case reflect.Struct, reflect.Map:
+		return yaml.MappingNode, nil, true
+	case reflect.Slice, reflect.Array:
+		return yaml.SequenceNode, nil, true
+	}
+	return 0, nil, false
 }
 
 // goKindName names what a Go type holds, in YAML terms.
@@ -150,31 +156,6 @@ func jsonValueName(v string) string {
 	return "another kind of value"
 }
 
-// InlineOrFile returns an entry's content given either inline (the config's
-// `patch` field) or as a file (`path`, with `file` accepted as the KEP's
-// name for it).
-func (r *Request) InlineOrFile(inline, path, file string) (string, error) {
-	if file != "" {
-		if path != "" && path != file {
-			return "", fmt.Errorf("path and file name the same thing; give one")
-		}
-		path = file
-	}
-	switch {
-	case inline != "" && path != "":
-		return "", fmt.Errorf("both patch and path are set; give one")
-	case inline != "":
-		return inline, nil
-	case path != "":
-		b, err := r.ReadFile(path)
-		if err != nil {
-			return "", fmt.Errorf("path: %w", err)
-		}
-		return string(b), nil
-	}
-	return "", nil
-}
-
 // unknownFields finds the keys of a config that the Go type it decodes into
 // does not have, and the values of the wrong kind (a number where a string
 // belongs), each with its path and line (patches[1].traget, line 9), which
@@ -196,19 +177,29 @@ func unknownFields(n *yaml.Node, t reflect.Type, path string, lines *configLines
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
 		return unknownInStruct(n, t, path, lines)
 	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == yaml.SequenceNode:
-		var out []string
-		for i, c := range n.Content {
-			out = append(out, unknownFields(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), lines)...)
-		}
-		return out
+		return unknownInList(n, t, path, lines)
 	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
-		var out []string
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			out = append(out, unknownFields(n.Content[i+1], t.Elem(), join(path, n.Content[i].Value), lines)...)
-		}
-		return out
+		return unknownInMap(n, t, path, lines)
 	}
 	return nil
+}
+
+// unknownInList checks each element of a list that decodes into slice t.
+func unknownInList(n *yaml.Node, t reflect.Type, path string, lines *configLines) []string {
+	var out []string
+	for i, c := range n.Content {
+		out = append(out, unknownFields(c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), lines)...)
+	}
+	return out
+}
+
+// unknownInMap checks each value of a map that decodes into map t.
+func unknownInMap(n *yaml.Node, t reflect.Type, path string, lines *configLines) []string {
+	var out []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		out = append(out, unknownFields(n.Content[i+1], t.Elem(), join(path, n.Content[i].Value), lines)...)
+	}
+	return out
 }
 
 // wrongKind says that the value at path is not of the kind t wants.
@@ -301,67 +292,4 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		fields[name] = f.Type
 	}
 	return fields
-}
-
-// checkConfigShape refuses a config whose top level or metadata is not the
-// shape every Kubernetes-style object has, before anything reads it with
-// kyaml's getters (which panic on a list, or on metadata: [..]). A JSON
-// patch file given as the config is the common way to get here.
-func checkConfigShape(config *yaml.RNode) error {
-	n := config.YNode()
-	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
-	}
-	if n.Kind != yaml.MappingNode {
-		return fmt.Errorf("the function config is %s, not a map with apiVersion, kind and metadata (line %d)", nodeKindName(n), n.Line)
-	}
-	var s shapeCheck
-	s.want("apiVersion", mapField(n, "apiVersion"), yaml.ScalarNode)
-	s.want("kind", mapField(n, "kind"), yaml.ScalarNode)
-	meta := mapField(n, "metadata")
-	s.want("metadata", meta, yaml.MappingNode)
-	if meta != nil && meta.Kind == yaml.MappingNode {
-		s.metadata(meta)
-	}
-	if len(s.problems) > 0 {
-		return fmt.Errorf("malformed function config: %s", strings.Join(s.problems, "; "))
-	}
-	return nil
-}
-
-// shapeCheck collects what checkConfigShape finds wrong.
-type shapeCheck struct{ problems []string }
-
-// want notes a field whose value is not of kind (null and absent are fine;
-// any scalar is fine where a string is wanted).
-func (s *shapeCheck) want(field string, v *yaml.Node, kind yaml.Kind) {
-	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-		return
-	}
-	if v.Kind == yaml.AliasNode && v.Alias != nil {
-		v = v.Alias
-	}
-	if v.Kind == kind || (kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode) {
-		return
-	}
-	what := "a map"
-	if kind == yaml.ScalarNode {
-		what = "a string"
-	}
-	s.problems = append(s.problems, fmt.Sprintf("%s: want %s, got %s (line %d)", field, what, nodeKindName(v), v.Line))
-}
-
-// metadata checks name, namespace, labels and annotations.
-func (s *shapeCheck) metadata(meta *yaml.Node) {
-	s.want("metadata.name", mapField(meta, "name"), yaml.ScalarNode)
-	s.want("metadata.namespace", mapField(meta, "namespace"), yaml.ScalarNode)
-	for _, f := range []string{"labels", "annotations"} {
-		m := mapField(meta, f)
-		s.want("metadata."+f, m, yaml.MappingNode)
-		if m != nil && m.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(m.Content); i += 2 {
-				s.want("metadata."+f+"."+m.Content[i].Value, m.Content[i+1], yaml.ScalarNode)
-			}
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package fnrun
+package fnconfig
 
 import (
 	"fmt"
@@ -13,10 +13,10 @@ import (
 // SyntaxError explains a YAML syntax error yaml.v3 gave for an entry's
 // content: the line of the user's file where the content stops being YAML,
 // that line as written, and what is wrong in words. The content is text,
-// either the entry's field inline in the config (entry "patches[2]", field
+// either the entry's field inline in config (entry "patches[2]", field
 // "patch") or the file path it named (path != ""). Any other error comes
 // back as it is.
-func (r *Request) SyntaxError(err error, text, entry, field, path string) error {
+func SyntaxError(config *yaml.RNode, err error, text, entry, field, path string) error {
 	s, ok := yamlerr.Locate([]byte(text), err)
 	if !ok {
 		return err
@@ -24,9 +24,9 @@ func (r *Request) SyntaxError(err error, text, entry, field, path string) error 
 	if path != "" {
 		return fmt.Errorf("%s, %v", path, s)
 	}
-	if r.Config != nil {
-		if n := configNode(r.Config.YNode(), entry+"."+field); n != nil {
-			lines := linesOf(r.Config)
+	if config != nil {
+		if n := configNode(config.YNode(), entry+"."+field); n != nil {
+			lines := linesOf(config)
 			if at := lines.line(n); at > 0 && lines.isLiteral(n) {
 				// a literal block's text starts on the line after its "|"
 				return fmt.Errorf("%s: %s: %q: %s", field, lines.lineAt(at+s.Line), s.Shown, s.Problem)

@@ -1,4 +1,4 @@
-package fnrun
+package fnconfig
 
 import (
 	"fmt"
@@ -28,8 +28,8 @@ const MaxTreeFiles = 1000
 // regular files, the size limit. Entries whose names start with a dot are
 // skipped, and so are links to directories (a link may not lead the walk
 // in circles); a link to a file is read if it stays inside.
-func (r *Request) ReadTree(rel string, want func(name string) bool) ([]File, error) {
-	_, target, _, err := r.locate(rel)
+func (f Files) ReadTree(rel string, want func(name string) bool) ([]File, error) {
+	_, target, _, err := f.locate(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -38,14 +38,32 @@ func (r *Request) ReadTree(rel string, want func(name string) bool) ([]File, err
 		return nil, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
 	}
 	if !st.IsDir() {
-		b, err := r.ReadFile(rel)
+		b, err := f.ReadFile(rel)
 		if err != nil {
 			return nil, err
 		}
 		return []File{{Path: rel, Data: b}}, nil
 	}
+	names, err := treeNames(rel, target, want)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]File, 0, len(names))
+	for _, n := range names {
+		b, err := f.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: n, Data: b})
+	}
+	return files, nil
+}
+
+// treeNames lists the files ReadTree reads below the directory rel (target
+// once resolved), as the config would name them.
+func treeNames(rel, target string, want func(name string) bool) ([]string, error) {
 	var names []string
-	err = filepath.WalkDir(target, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(target, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("directory %q: %w", rel, unwrapPathError(err))
 		}
@@ -76,16 +94,5 @@ func (r *Request) ReadTree(rel string, want func(name string) bool) ([]File, err
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	files := make([]File, 0, len(names))
-	for _, n := range names {
-		b, err := r.ReadFile(n)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, File{Path: n, Data: b})
-	}
-	return files, nil
+	return names, err
 }

@@ -1,4 +1,4 @@
-package fnrun
+package fnconfig
 
 import (
 	"fmt"
@@ -67,8 +67,16 @@ var kptConfigAnnotations = map[string]bool{
 }
 
 // standaloneConfigs holds the configs the standalone command read itself,
-// by node, with the file's name: their lines are the file's.
+// by node, with the file's name: their lines are the file's (ReadFrom).
 var standaloneConfigs sync.Map
+
+// ReadFrom records that config was read from file by the function itself
+// (the standalone command), so that messages give the lines of that file,
+// named as given. The returned forget ends it, when the run is over.
+func ReadFrom(config *yaml.RNode, file string) (forget func()) {
+	standaloneConfigs.Store(config.YNode(), file)
+	return func() { standaloneConfigs.Delete(config.YNode()) }
+}
 
 // linesOf works out where the config came from.
 func linesOf(config *yaml.RNode) *configLines {
@@ -158,39 +166,52 @@ func (l *configLines) paren(n *yaml.Node) string {
 // path (map keys, list indexes) in the file's document, and records the
 // file's line for it.
 func sameNodes(sent, file *yaml.Node) (map[*yaml.Node]int, map[*yaml.Node]bool) {
-	m := map[*yaml.Node]int{}
-	literal := map[*yaml.Node]bool{}
-	var walk func(a, b *yaml.Node)
-	walk = func(a, b *yaml.Node) {
-		if a == nil || b == nil {
-			return
+	p := nodePairs{lines: map[*yaml.Node]int{}, literal: map[*yaml.Node]bool{}}
+	p.walk(sent, file)
+	return p.lines, p.literal
+}
+
+// nodePairs is what sameNodes finds: the file's line of each node sent,
+// and the nodes the file writes as literal block scalars.
+type nodePairs struct {
+	lines   map[*yaml.Node]int
+	literal map[*yaml.Node]bool
+}
+
+// walk pairs a, a node sent, with b, the node at the same path in the file.
+func (p nodePairs) walk(a, b *yaml.Node) {
+	if a == nil || b == nil {
+		return
+	}
+	if b.Kind == yaml.AliasNode && b.Alias != nil && a.Kind != yaml.AliasNode {
+		b = b.Alias
+	}
+	p.lines[a] = b.Line
+	if b.Kind == yaml.ScalarNode && b.Style&yaml.LiteralStyle != 0 && a.Value == b.Value {
+		p.literal[a] = true
+	}
+	switch {
+	case a.Kind == yaml.MappingNode && b.Kind == yaml.MappingNode:
+		p.mapping(a, b)
+	case a.Kind == yaml.SequenceNode && b.Kind == yaml.SequenceNode:
+		for i := 0; i < len(a.Content) && i < len(b.Content); i++ {
+			p.walk(a.Content[i], b.Content[i])
 		}
-		if b.Kind == yaml.AliasNode && b.Alias != nil && a.Kind != yaml.AliasNode {
-			b = b.Alias
-		}
-		m[a] = b.Line
-		if b.Kind == yaml.ScalarNode && b.Style&yaml.LiteralStyle != 0 && a.Value == b.Value {
-			literal[a] = true
-		}
-		switch {
-		case a.Kind == yaml.MappingNode && b.Kind == yaml.MappingNode:
-			for i := 0; i+1 < len(a.Content); i += 2 {
-				for j := 0; j+1 < len(b.Content); j += 2 {
-					if a.Content[i].Value == b.Content[j].Value {
-						m[a.Content[i]] = b.Content[j].Line
-						walk(a.Content[i+1], b.Content[j+1])
-						break
-					}
-				}
-			}
-		case a.Kind == yaml.SequenceNode && b.Kind == yaml.SequenceNode:
-			for i := 0; i < len(a.Content) && i < len(b.Content); i++ {
-				walk(a.Content[i], b.Content[i])
+	}
+}
+
+// mapping pairs each key of the map a with the key spelled alike in the
+// map b, and their values.
+func (p nodePairs) mapping(a, b *yaml.Node) {
+	for i := 0; i+1 < len(a.Content); i += 2 {
+		for j := 0; j+1 < len(b.Content); j += 2 {
+			if a.Content[i].Value == b.Content[j].Value {
+				p.lines[a.Content[i]] = b.Content[j].Line
+				p.walk(a.Content[i+1], b.Content[j+1])
+				break
 			}
 		}
 	}
-	walk(sent, file)
-	return m, literal
 }
 
 // kptEvalOffset maps a line of the config as kpt fn eval sends it to the

@@ -1,4 +1,4 @@
-package fnrun
+package fnconfig
 
 import (
 	"bytes"
@@ -7,8 +7,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// packageConfigDir decides the root a config read from a ResourceList may
-// read files below (Request.ConfigDir; "" is the working directory).
+// PackageDir decides the root a config read from a ResourceList may read
+// files below (Files.Dir; "" is the working directory).
 //
 // Which client sent the ResourceList cannot be told from what reaches the
 // function: kpt fn render and kpt fn eval run it alike (same working
@@ -27,7 +27,7 @@ import (
 // root stays the working directory: kpt's (eval) or the kustomization
 // directory (kustomize). An author who could put such a file in a directory
 // could write there anyway.
-func packageConfigDir(config *yaml.RNode) string {
+func PackageDir(config *yaml.RNode) string {
 	if config == nil {
 		return ""
 	}
@@ -120,4 +120,14 @@ func nestedString(n *yaml.Node, keys ...string) string {
 		return ""
 	}
 	return n.Value
+}
+
+// mapField is the value of a map's key, or nil.
+func mapField(n *yaml.Node, name string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == name {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package fnrun_test
+package rlio_test
 
 import (
 	"bytes"
@@ -19,9 +19,10 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/replacement"
 )
 
-// The runner's codec (internal/rlio) must give the bytes kyaml's
-// kio.ByteReadWriter gives. These tests run a function through both codecs
-// on the same inputs and compare: output, outcome and errors.
+// The codec must give the bytes kyaml's kio.ByteReadWriter gives, in the
+// runner (pkg/fnrun) as it runs the functions. These tests run a function
+// through both codecs on the same inputs and compare: output, outcome and
+// errors.
 
 // sameAsKyaml runs f on in through both paths and fails on any difference.
 func sameAsKyaml(t testing.TB, f fnrun.Function, in []byte, configDir string) {
@@ -36,7 +37,7 @@ func sameAsKyaml(t testing.TB, f fnrun.Function, in []byte, configDir string) {
 	}
 	if lp != nil {
 		// The same panic on both paths is not the I/O's: kyaml panics on
-		// a functionConfig that is not a map (packageConfigDir, checkKind).
+		// a functionConfig that is not a map (fnconfig.PackageDir, checkKind).
 		return
 	}
 	if fmt.Sprint(lerr) != fmt.Sprint(rerr) {
@@ -86,6 +87,9 @@ func firstDifference(got, want []byte) string {
 	return fmt.Sprintf("at byte %d (fast %d bytes, kyaml %d bytes)\n--- fast ---\n%s\n--- kyaml ---\n%s", i, len(got), len(want), clip(got), clip(want))
 }
 
+// goldenDir holds the functions' packages, whose golden cases are inputs.
+const goldenDir = "../../pkg/"
+
 var functions = map[string]fnrun.Function{
 	"multipatch":  multipatch.Function,
 	"podspec":     podspec.Function,
@@ -106,7 +110,7 @@ func identityFor(f fnrun.Function) fnrun.Function {
 // (comments, document markers and all), which is how a hand-made list looks.
 func goldenLists(t *testing.T) map[string][]byte {
 	t.Helper()
-	inputs, err := filepath.Glob("../*/testdata/*/input.yaml")
+	inputs, err := filepath.Glob(goldenDir + "*/testdata/*/input.yaml")
 	if err != nil || len(inputs) < 80 {
 		t.Fatalf("golden inputs: %v (%d found)", err, len(inputs))
 	}
@@ -190,7 +194,7 @@ func kptList(input, config []byte) ([]byte, bool) {
 // and through its own function (so transformed items are written too).
 func TestGoldenInputsSameAsKyaml(t *testing.T) {
 	for name, in := range goldenLists(t) {
-		pkg := strings.Split(filepath.ToSlash(name), "/")[1]
+		pkg, _, _ := strings.Cut(strings.TrimPrefix(filepath.ToSlash(name), goldenDir), "/")
 		f, ok := functions[pkg]
 		if !ok {
 			t.Fatalf("no function for %s", name)
@@ -725,7 +729,7 @@ func FuzzListIO(f *testing.F) {
 // and as the functionConfig of a ResourceList gives the same bytes through
 // both paths; most of FuzzListIO's inputs are not ResourceLists at all.
 func FuzzListIOItem(f *testing.F) {
-	docs, _ := filepath.Glob("../*/testdata/*/input.yaml")
+	docs, _ := filepath.Glob(goldenDir + "*/testdata/*/input.yaml")
 	for _, path := range docs {
 		b, err := os.ReadFile(path)
 		if err != nil {

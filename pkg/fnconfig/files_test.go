@@ -1,4 +1,4 @@
-package fnrun
+package fnconfig
 
 import (
 	"os"
@@ -43,7 +43,7 @@ func TestReadFileRefusesLinksOutOfARelativeRoot(t *testing.T) {
 		if root == "" {
 			chdir(t, cfg)
 		}
-		r := &Request{ConfigDir: root}
+		r := Files{Dir: root}
 		for _, bad := range []string{"abs-link", "rel-link", "dir-link/secret"} {
 			b, err := r.ReadFile(bad)
 			if err == nil {
@@ -67,7 +67,7 @@ func TestReadFileRootThroughALink(t *testing.T) {
 	os.WriteFile(filepath.Join(real, "ok.txt"), []byte("ok"), 0o644)
 	linked := filepath.Join(t.TempDir(), "pkg")
 	os.Symlink(real, linked)
-	r := &Request{ConfigDir: linked}
+	r := Files{Dir: linked}
 	if b, err := r.ReadFile("ok.txt"); err != nil || string(b) != "ok" {
 		t.Fatalf("ReadFile = %q, %v", b, err)
 	}
@@ -81,14 +81,14 @@ func TestReadFileOnlyRegularFiles(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := &Request{ConfigDir: dir}
+	r := Files{Dir: dir}
 	cases := map[string]string{
 		"d":    "is a directory",
 		"fifo": "is a named pipe (FIFO)",
 	}
 	// /dev/zero reached from inside: put the device node's link under a
 	// root that contains it.
-	devRoot := &Request{ConfigDir: "/dev"}
+	devRoot := Files{Dir: "/dev"}
 	if _, err := devRoot.ReadFile("zero"); err == nil || !strings.Contains(err.Error(), "is a device") {
 		t.Errorf("ReadFile(/dev/zero): %v", err)
 	}
@@ -103,7 +103,7 @@ func TestReadFileSizeLimit(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "big"), make([]byte, DefaultMaxFileSize+1), 0o644)
 	os.WriteFile(filepath.Join(dir, "limit"), make([]byte, DefaultMaxFileSize), 0o644)
-	r := &Request{ConfigDir: dir}
+	r := Files{Dir: dir}
 	if b, err := r.ReadFile("limit"); err != nil || len(b) != DefaultMaxFileSize {
 		t.Fatalf("a file of exactly the limit: %d bytes, %v", len(b), err)
 	}
@@ -136,4 +136,50 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("parseSize(%q) = %d, want an error", bad, got)
 		}
 	}
+}
+
+func TestReadFileStaysInside(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "p.yaml"), []byte("ok"), 0o644)
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("no"), 0o644)
+	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(dir, "link"))
+	r := Files{Dir: dir}
+	if b, err := r.ReadFile("p.yaml"); err != nil || string(b) != "ok" {
+		t.Fatalf("ReadFile = %q, %v", b, err)
+	}
+	for _, bad := range []string{"../x", "/etc/passwd", "a/../../x", "link"} {
+		if _, err := r.ReadFile(bad); err == nil {
+			t.Errorf("ReadFile(%q) succeeded", bad)
+		}
+	}
+	if _, err := r.ReadFile("missing.yaml"); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// Issue 14, "Say where a file was looked for": a missing file names the
+// absolute path looked at and why the root is there (the runner's reasons
+// for standalone and kpt fn render: pkg/fnrun's lookedfor_test.go).
+func TestMissingFileSaysWhereItWasLookedFor(t *testing.T) {
+	t.Run("kpt fn eval and kustomize", func(t *testing.T) {
+		wd, _ := os.Getwd()
+		r := Files{}
+		_, err := r.ReadFile("patches/hpa.yaml")
+		want := "(looked for " + filepath.Join(wd, "patches", "hpa.yaml") +
+			"; relative paths resolve against the working directory: kpt's under kpt fn eval, the kustomization directory under kustomize)"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v\nwant %q", err, want)
+		}
+	})
+	t.Run("container", func(t *testing.T) {
+		r := Files{Dir: "/"}
+		_, err := r.ReadFile("patchwork-test-missing/hpa.yaml")
+		want := "(looked for /patchwork-test-missing/hpa.yaml; relative paths resolve against the working directory, /: " +
+			"in a container (kpt fn eval --image) the function sees no host files; mount them, e.g. kpt fn eval " +
+			"--mount type=bind,src=$PWD/patchwork-test-missing,dst=/patchwork-test-missing, or run the binary with --exec)"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v\nwant %q", err, want)
+		}
+	})
 }

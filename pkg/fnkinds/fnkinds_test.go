@@ -1,9 +1,12 @@
-package fnrun_test
+package fnkinds_test
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator"
 	"github.com/patchwork-krm/patchwork/pkg/multipatch"
@@ -11,23 +14,29 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/replacement"
 )
 
-// The table naming the function that takes each config type is exactly
-// the functions' own Kinds (functions: listio_test.go).
-func TestTakenByMatchesKinds(t *testing.T) {
-	want := map[string]string{}
-	for _, f := range functions {
-		for _, k := range f.Kinds {
-			want[k] = f.Name
-		}
+// functions are the four functions as their packages define them.
+var functions = []fnrun.Function{multipatch.Function, podspec.Function, replacement.Function, generator.Function}
+
+// Each function is named and typed from the table, and hands the runner the
+// whole table; no config type is taken by two functions.
+func TestFunctionsMatchTheTable(t *testing.T) {
+	if len(functions) != len(fnkinds.All) {
+		t.Fatalf("%d functions, %d in the table", len(functions), len(fnkinds.All))
 	}
-	for k, name := range want {
-		if fnrun.TakenBy[k] != name {
-			t.Errorf("TakenBy[%q] = %q, want %q", k, fnrun.TakenBy[k], name)
+	seen := map[string]string{}
+	for i, f := range functions {
+		want := fnkinds.All[i]
+		if f.Name != want.Name || !slices.Equal(f.Kinds, want.Kinds) {
+			t.Errorf("%s: name %q, kinds %v; the table has %q, %v", f.Name, f.Name, f.Kinds, want.Name, want.Kinds)
 		}
-	}
-	for k := range fnrun.TakenBy {
-		if want[k] == "" {
-			t.Errorf("TakenBy has %q, which no function accepts", k)
+		if !maps.Equal(f.TakenBy, fnkinds.TakenBy()) {
+			t.Errorf("%s: TakenBy %v, want the table's %v", f.Name, f.TakenBy, fnkinds.TakenBy())
+		}
+		for _, k := range want.Kinds {
+			if other, taken := seen[k]; taken {
+				t.Errorf("%s is taken by %s and %s", k, other, want.Name)
+			}
+			seen[k] = want.Name
 		}
 	}
 }

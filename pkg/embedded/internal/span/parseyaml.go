@@ -1,7 +1,9 @@
 package span
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,11 +19,13 @@ import (
 // verifies every edit by parsing its result again, so a span computed
 // wrongly turns into an error, never into a damaged document.
 func ParseYAML(text string) (*Tree, error) {
+	dec := yaml.NewDecoder(strings.NewReader(text))
 	var dn yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &dn); err != nil {
+	if err := dec.Decode(&dn); err != nil && !errors.Is(err, io.EOF) {
 		return nil, yamlSyntaxError(text, err)
 	}
 	t := &Tree{Text: text, Format: YAML, yamlBreaks: true, lines: LineStarts(text, true), Newline: detectNewline(text)}
+	t.TailBroken = brokenTail(dec)
 	if dn.Kind == 0 || len(dn.Content) == 0 {
 		return nil, t.errorAt(0, "empty YAML document")
 	}
@@ -38,6 +42,21 @@ func ParseYAML(text string) (*Tree, error) {
 	t.byYAML = c.byYAML
 	t.SeqIndented = c.seqIndented
 	return t, nil
+}
+
+// brokenTail reports whether the documents after the first, if any, do not
+// parse: an edit of the first must not make them so.
+func brokenTail(dec *yaml.Decoder) bool {
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return false
+		}
+		if err != nil {
+			return true
+		}
+	}
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -101,7 +120,11 @@ func (c *yamlConverter) convert(yn *yaml.Node, parentIndent int, inFlow bool) (*
 	n := &Node{InFlow: inFlow, ExplicitTag: yn.Style&yaml.TaggedStyle != 0, YAMLInfo: &YAMLInfo{Source: yn, ParentIndent: parentIndent}}
 	c.byYAML[yn] = n
 	n.PropStart = start
-	if yn.Anchor != "" || n.ExplicitTag {
+	// yaml.v3 resolves a bare non-specific tag on an empty value ("key: !")
+	// to !!null and forgets it was there: its bytes are the value's all
+	// the same.
+	bareTag := yn.Kind == yaml.ScalarNode && yn.Value == "" && start < len(c.t.Text) && c.t.Text[start] == '!'
+	if yn.Anchor != "" || n.ExplicitTag || bareTag {
 		if yn.Kind == yaml.ScalarNode && yn.Value == "" && yn.Style&^yaml.TaggedStyle == 0 {
 			// An empty value after its properties ("key: !t"): its place
 			// is right after them, not at the next token, which may be

@@ -18,6 +18,9 @@ func Verify(old *span.Tree, out string, checks map[string]write.Check) (*span.Tr
 	if err != nil {
 		return nil, fmt.Errorf("the result does not parse: %v", err)
 	}
+	if nt.TailBroken && !old.TailBroken {
+		return nil, fmt.Errorf("the result does not parse after its first document")
+	}
 	v := &verifier{old: old, new: nt, checks: checks, onPath: onPath(checks)}
 	if err := v.compare(old.Root, nt.Root, ""); err != nil {
 		return nil, err

@@ -2,13 +2,12 @@ package valuemerge
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
+	"github.com/patchwork-krm/patchwork/internal/yamlstream"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -126,7 +125,7 @@ func (d *Doc) WriteWhole() (string, error) {
 	if d.opts.Format == JSON {
 		return d.wholeJSON()
 	}
-	docs, err := yamlDocuments(d.text)
+	docs, err := yamlstream.Documents([]byte(d.text))
 	if err != nil || len(docs) != 1 {
 		return "", fmt.Errorf("%w: a text of several YAML documents is not written whole", ErrNotInPlace)
 	}
@@ -188,22 +187,4 @@ func splice(text, value string) string {
 func readsAs(text string, want *yaml.Node) bool {
 	d, err := parseYAML(text, "result")
 	return err == nil && sameMeaning(d.root, want)
-}
-
-// yamlDocuments reads every document of a YAML text with yaml.v3, which
-// the editor's own reader may be more lenient than.
-func yamlDocuments(text string) ([]*yaml.Node, error) {
-	dec := yaml.NewDecoder(strings.NewReader(text))
-	var docs []*yaml.Node
-	for {
-		var n yaml.Node
-		err := dec.Decode(&n)
-		if errors.Is(err, io.EOF) {
-			return docs, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		docs = append(docs, &n)
-	}
 }

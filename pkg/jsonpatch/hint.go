@@ -81,12 +81,25 @@ func (w pointerWalk) listStep(l []any, i int) (any, string, bool) {
 	switch {
 	case err != nil || seg != strconv.Itoa(n):
 		return nil, fmt.Sprintf("%s is a list: a JSON patch path selects its elements by index (0 to %d), not %q", w.at(i), len(l)-1, seg), true
-	case n < len(l):
-		return l[n], "", false
 	case w.adds(i) && n == len(l):
 		return nil, "", true
 	}
+	if e, ok := element(l, n); ok {
+		return e, "", false
+	}
 	return nil, fmt.Sprintf("%s has %s, so there is no index %d", w.at(i), elements(len(l)), n), true
+}
+
+// element is l[n], a negative n counted from the end as the library counts
+// it (-1 is the last element).
+func element(l []any, n int) (any, bool) {
+	if n < 0 {
+		n += len(l)
+	}
+	if n < 0 || n >= len(l) {
+		return nil, false
+	}
+	return l[n], true
 }
 
 // adds reports whether segment i is the last and the operation adds it.

@@ -150,12 +150,12 @@ func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
 	case p.typ == Merge:
 		// RFC 7386: strategic merge without a schema (no list merges),
 		// filling only what is missing for a default.
-		return smpError(smp.MergeWith(r, p.node, nil, smp.Options{Default: p.fill}))
+		return smpError(smp.MergeWith(r, p.node, nil, smp.Options{Default: p.fill, Values: true}))
 	}
-	if err := smp.ValidateWith(p.node, o.Type, smp.Options{Default: p.fill}); err != nil {
+	if err := smp.ValidateWith(p.node, o.Type, smp.Options{Default: p.fill, Values: true}); err != nil {
 		return smpError(smp.Result{}, err)
 	}
-	return smpError(smp.MergeWith(r, p.node, o.Type, smp.Options{Default: p.fill}))
+	return smpError(smp.MergeWith(r, p.node, o.Type, smp.Options{Default: p.fill, Values: true}))
 }
 
 func smpError(_ smp.Result, err error) error {

@@ -61,6 +61,16 @@ func (t *Type) Field(name string) *Type {
 	return t.Elem
 }
 
+// HasField reports whether a struct-like map declares the field (whose
+// type may be unknown).
+func (t *Type) HasField(name string) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Fields[name]
+	return ok
+}
+
 // Element returns the type of a list's elements, or nil when unknown;
 // ElementFor tells an element's own when the list has Cases.
 func (t *Type) Element() *Type {

@@ -49,16 +49,29 @@ type mapDirectives struct {
 	deletes []int
 }
 
-// scanDirectives validates the directive keys of a patch map. A key starting
-// with "$" that is no directive is an error, unless the schema declares a
-// field of that name: a misspelt directive must not become data.
+// scanDirectives validates the keys of a patch map and what its directive
+// keys ask for. A key starting with "$" that is no directive is an error,
+// unless the schema declares a field of that name or the document is a
+// value rather than an object (Options.Values: JSON Schema's $schema and
+// $ref are data): a misspelt directive must not become data.
 func (m *merger) scanDirectives(p *yaml.Node, t *schema.Type) (mapDirectives, error) {
 	var d mapDirectives
-	c := p.Content
-	var seen map[string]struct{} // for large maps; small ones compare pairwise
-	if len(c) > 32 {
-		seen = make(map[string]struct{}, len(c)/2)
+	if err := m.checkPatchKeys(p.Content); err != nil {
+		return d, err
 	}
+	for i := 0; i+1 < len(p.Content); i += 2 {
+		if k := resolve(p.Content[i]).Value; len(k) > 0 && k[0] == '$' {
+			if err := m.directive(&d, p.Content, i, t); err != nil {
+				return d, err
+			}
+		}
+	}
+	return d, nil
+}
+
+// checkPatchKeys refuses a patch map whose keys are not scalars, or that
+// sets a key twice, spelled alike or read alike (true and True).
+func (m *merger) checkPatchKeys(c []*yaml.Node) error {
 	var same error
 	scalar.ResolvedDuplicates(c, func(i, j int) {
 		if same == nil {
@@ -67,78 +80,89 @@ func (m *merger) scanDirectives(p *yaml.Node, t *schema.Type) (mapDirectives, er
 		}
 	})
 	if same != nil {
-		return d, same
+		return same
+	}
+	var seen map[string]struct{} // for large maps; small ones compare pairwise
+	if len(c) > 32 {
+		seen = make(map[string]struct{}, len(c)/2)
 	}
 	for i := 0; i+1 < len(c); i += 2 {
 		kn := resolve(c[i])
 		if kn.Kind != yaml.ScalarNode {
-			return d, m.errorf("map keys must be scalars, found a %s", kindName(kn))
+			return m.errorf("map keys must be scalars, found a %s", kindName(kn))
 		}
-		k := kn.Value
 		dup := false
 		if seen != nil {
-			_, dup = seen[k]
-			seen[k] = struct{}{}
+			_, dup = seen[kn.Value]
+			seen[kn.Value] = struct{}{}
 		} else {
 			dup = duplicateKey(c, i)
 		}
 		if dup {
-			return d, m.errorf("the patch sets %q twice", k)
-		}
-		if len(k) == 0 || k[0] != '$' {
-			continue
-		}
-		v := resolve(c[i+1])
-		if m.fill && k != keyPatch && (k == keyRetainKeys || strings.HasPrefix(k, prefixOrder) || strings.HasPrefix(k, prefixDelete)) {
-			return d, m.refuseInDefault(k)
-		}
-		switch {
-		case k == keyPatch:
-			// validated by mapDirective
-		case k == keyRetainKeys:
-			if err := m.scalarList(v, k); err != nil {
-				return d, err
-			}
-			d.retainKeys = v
-		case strings.HasPrefix(k, prefixOrder):
-			if len(k) == len(prefixOrder) {
-				return d, m.errorf("%s needs the name of a list after the slash", k)
-			}
-			if v.Kind != yaml.SequenceNode {
-				return d, m.errorf("%s must be a list, found a %s", k, kindName(v))
-			}
-			d.orders = append(d.orders, i)
-		case strings.HasPrefix(k, prefixDelete):
-			if len(k) == len(prefixDelete) {
-				return d, m.errorf("%s needs the name of a list after the slash", k)
-			}
-			if err := m.scalarList(v, k); err != nil {
-				return d, err
-			}
-			d.deletes = append(d.deletes, i)
-		default:
-			if t != nil {
-				if _, ok := t.Fields[k]; ok {
-					continue // a real field that happens to start with $
-				}
-			}
-			return d, m.errorf("unknown directive %q (known: $patch, $retainKeys, $setElementOrder/<list>, $deleteFromPrimitiveList/<list>)", k)
+			return m.errorf("the patch sets %q twice", kn.Value)
 		}
 	}
-	return d, nil
+	return nil
+}
+
+// directive checks key i of patch map content c, a key starting with "$",
+// and records what it asks for in d.
+func (m *merger) directive(d *mapDirectives, c []*yaml.Node, i int, t *schema.Type) error {
+	k, v := resolve(c[i]).Value, resolve(c[i+1])
+	if m.fill && k != keyPatch && isListDirective(k) {
+		return m.refuseInDefault(k)
+	}
+	switch {
+	case k == keyPatch:
+		return nil // validated by mapDirective
+	case k == keyRetainKeys:
+		d.retainKeys = v
+		return m.scalarList(v, k)
+	case strings.HasPrefix(k, prefixOrder):
+		d.orders = append(d.orders, i)
+		if err := m.namesList(k, prefixOrder); err != nil {
+			return err
+		}
+		if v.Kind != yaml.SequenceNode {
+			return m.errorf("%s must be a list, found a %s", k, kindName(v))
+		}
+		return nil
+	case strings.HasPrefix(k, prefixDelete):
+		d.deletes = append(d.deletes, i)
+		if err := m.namesList(k, prefixDelete); err != nil {
+			return err
+		}
+		return m.scalarList(v, k)
+	case m.values || t.HasField(k):
+		return nil // a field that happens to start with $
+	}
+	return m.errorf("unknown directive %q (known: $patch, $retainKeys, $setElementOrder/<list>, $deleteFromPrimitiveList/<list>)", k)
+}
+
+// IsDirective reports whether a map key is one of strategic merge's
+// directives ($patch, $retainKeys, $setElementOrder/<list>,
+// $deleteFromPrimitiveList/<list>), which a merge acts on and never writes.
+func IsDirective(k string) bool { return k == keyPatch || isListDirective(k) }
+
+// isListDirective reports whether k is a directive about lists or fields,
+// which a default may not hold.
+func isListDirective(k string) bool {
+	return k == keyRetainKeys || strings.HasPrefix(k, prefixOrder) || strings.HasPrefix(k, prefixDelete)
+}
+
+// namesList refuses a list directive without the list's name after its
+// prefix.
+func (m *merger) namesList(k, prefix string) error {
+	if len(k) == len(prefix) {
+		return m.errorf("%s needs the name of a list after the slash", k)
+	}
+	return nil
 }
 
 // isDirectiveKey reports whether key i of patch map p is a directive that
 // scanDirectives accepted (and so is not a field to merge).
 func isDirectiveKey(p *yaml.Node, i int) bool {
-	k := resolve(p.Content[i]).Value
-	if len(k) == 0 || k[0] != '$' {
-		return false
-	}
-	if k == keyPatch || k == keyRetainKeys || strings.HasPrefix(k, prefixOrder) || strings.HasPrefix(k, prefixDelete) {
-		return true
-	}
-	return false // a schema field starting with $
+	return IsDirective(resolve(p.Content[i]).Value) // else data starting with $
 }
 
 // duplicateKey reports whether key i of map content c repeats an earlier key.

@@ -62,6 +62,11 @@ type Options struct {
 	// $deleteFromPrimitiveList, $setElementOrder) is an error, for every
 	// document alike (Validate reports it).
 	Default bool
+	// Values says the document is a value held in a string (a config
+	// file), not a Kubernetes object: a key starting with $ that is no
+	// directive is its data (JSON Schema's $schema and $ref), where in an
+	// object it is a misspelt directive unless the schema has the field.
+	Values bool
 }
 
 // Result is what a merge did.
@@ -114,7 +119,7 @@ func MergeWith(dst, patch *yaml.RNode, t *schema.Type, o Options) (Result, error
 // root (nil for an empty document).
 func mergeInto(doc, root, pn *yaml.Node, t *schema.Type, o Options) (Result, error) {
 	m := newMerger()
-	m.track, m.fill = o.Track, o.Default
+	m.track, m.fill, m.values = o.Track, o.Default, o.Values
 	r, err := m.value(root, pn, t)
 	if err != nil {
 		return Result{}, err
@@ -176,7 +181,7 @@ func ValidateWith(patch *yaml.RNode, t *schema.Type, o Options) error {
 		return nil
 	}
 	m := newMerger()
-	m.fill = o.Default
+	m.fill, m.values = o.Default, o.Values
 	_, err = m.value(nil, pn, t)
 	return err
 }

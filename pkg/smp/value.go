@@ -40,6 +40,8 @@ type merger struct {
 	fill   bool
 	filled int
 	quiet  int
+	// values is Options.Values.
+	values bool
 }
 
 func newMerger() merger {
@@ -79,64 +81,81 @@ func (m *merger) value(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 	p = resolve(p)
 	switch p.Kind {
 	case yaml.ScalarNode:
-		if isNull(p) {
-			if m.fill {
-				return nil, m.refuseInDefault("null (which deletes the field)")
-			}
-			return nil, nil
-		}
-		if m.fill {
-			if has(d) {
-				return d, nil
-			}
-			m.count()
-		}
-		return m.scalar(d, p), nil
+		return m.scalarValue(d, p)
 	case yaml.MappingNode:
-		dir, err := m.mapDirective(p)
-		if err != nil {
-			return nil, err
-		}
-		if m.fill && dir != "" && dir != directiveMerge {
-			return nil, m.refuseInDefault("$patch: " + dir)
-		}
-		if dir == directiveDelete {
-			return nil, nil
-		}
-		if m.fill && has(d) && (!isMap(d) || t != nil && t.ReplaceMap) {
-			// The document has its own value here: a default leaves it.
-			return d, m.dryRun(p, t)
-		}
-		if dir == directiveReplace || (t != nil && t.ReplaceMap) {
-			m.whole++
-			defer func() { m.whole-- }()
-			return m.replaceMap(d, p, t)
-		}
-		orig := d
-		d, err = m.own(d, p, yaml.MappingNode, false)
-		if err != nil {
-			return nil, err
-		}
-		if err := m.mergeMap(d, p, t); err != nil {
-			return nil, err
-		}
-		if m.fill && !has(orig) {
-			switch {
-			case len(p.Content) == 0:
-				m.count() // an empty map, written where there was none
-			case len(d.Content) == 0:
-				// Nothing filled inside (only elements of lists that are
-				// not there): no empty map where there was none.
-				return orig, nil
-			}
-		}
-		return d, nil
+		return m.mapValue(d, p, t)
 	case yaml.SequenceNode:
 		return m.list(d, p, t)
 	case yaml.AliasNode:
 		return nil, m.errorf("the patch holds an alias without a target")
 	}
 	return nil, m.errorf("unsupported YAML node in the patch")
+}
+
+// scalarValue is value for a scalar of the patch: null deletes, a default
+// fills only where the document has nothing, any other scalar is set.
+func (m *merger) scalarValue(d, p *yaml.Node) (*yaml.Node, error) {
+	if isNull(p) {
+		if m.fill {
+			return nil, m.refuseInDefault("null (which deletes the field)")
+		}
+		return nil, nil
+	}
+	if m.fill {
+		if has(d) {
+			return d, nil
+		}
+		m.count()
+	}
+	return m.scalar(d, p), nil
+}
+
+// mapValue is value for a map of the patch: what its $patch says (delete,
+// replace, or merge into the document's map).
+func (m *merger) mapValue(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
+	dir, err := m.mapDirective(p)
+	if err != nil {
+		return nil, err
+	}
+	if m.fill && dir != "" && dir != directiveMerge {
+		return nil, m.refuseInDefault("$patch: " + dir)
+	}
+	switch {
+	case dir == directiveDelete:
+		return nil, nil
+	case m.fill && has(d) && (!isMap(d) || t != nil && t.ReplaceMap):
+		// The document has its own value here: a default leaves it.
+		return d, m.dryRun(p, t)
+	case dir == directiveReplace || (t != nil && t.ReplaceMap):
+		m.whole++
+		defer func() { m.whole-- }()
+		return m.replaceMap(d, p, t)
+	}
+	return m.mergeMapInto(d, p, t)
+}
+
+// mergeMapInto merges patch map p into the document's value d (a map, or
+// anything a map replaces).
+func (m *merger) mergeMapInto(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
+	orig := d
+	d, err := m.own(d, p, yaml.MappingNode, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.mergeMap(d, p, t); err != nil {
+		return nil, err
+	}
+	if m.fill && !has(orig) {
+		switch {
+		case len(p.Content) == 0:
+			m.count() // an empty map, written where there was none
+		case len(d.Content) == 0:
+			// Nothing filled inside (only elements of lists that are
+			// not there): no empty map where there was none.
+			return orig, nil
+		}
+	}
+	return d, nil
 }
 
 // scalar sets a scalar. An existing scalar is updated in place, so it keeps

@@ -79,3 +79,17 @@ func TestKeyedListKeysMatchAsValues(t *testing.T) {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A key starting with $ that is no directive is data in a value (JSON
+// Schema's $schema and $ref), merged as any key; only strategic merge's
+// own directives are directives. (Merged by package smp, a value's
+// $schema was refused as an unknown directive.)
+func TestDollarKeysAreData(t *testing.T) {
+	got, err := Merge(JSON, `{"$schema": "a.json", "x": {"$ref": "#/a"}}`, `{"$schema": "b.json", "x": {"$id": "y"}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"$schema": "b.json", "x": {"$ref": "#/a", "$id": "y"}}`; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}

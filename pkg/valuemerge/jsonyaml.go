@@ -85,7 +85,7 @@ func mergeDoc(f Format, base, overlay string, lists []schema.ListKeys) (string, 
 	if err != nil {
 		return "", &ParseError{Which: "base", Format: f, Msg: err.Error()}
 	}
-	if _, err := smp.MergeWith(kyaml.NewRNode(doc.Want), kyaml.NewRNode(patch), t, smp.Options{}); err != nil {
+	if _, err := smp.MergeWith(kyaml.NewRNode(doc.Want), kyaml.NewRNode(patch), t, smp.Options{Values: true}); err != nil {
 		return "", overlayError(err)
 	}
 	if !fresh && sameData(b.root, doc.Want) {
@@ -132,7 +132,7 @@ func freshBase(f Format, overlay string, patch *yaml.Node, t *schema.Type) strin
 func hasDirective(n *yaml.Node) bool {
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if strings.HasPrefix(n.Content[i].Value, "$") {
+			if smp.IsDirective(n.Content[i].Value) {
 				return true
 			}
 		}

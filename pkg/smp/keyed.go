@@ -34,51 +34,57 @@ func (m *merger) mergeKeyed(d, p *yaml.Node, t *schema.Type, keys []string) erro
 			return err
 		}
 		m.pushElem(idx, pe, t)
-		dir, err := m.mapDirective(pe)
-		if err != nil {
+		if err := m.mergeElement(d, raw, pe, t, keys, vals); err != nil {
 			return err
 		}
-		if dir == directiveDelete {
-			if m.fill {
-				return m.refuseInDefault("$patch: delete")
-			}
-			m.pop()
-			m.deleteMatching(d, keys, vals, t)
-			continue
-		}
-		j := findMatch(d, keys, vals, t)
-		if j < 0 && m.fill {
-			// Defaults fill the elements there and add none: the
-			// element is built only for the errors it may hold.
-			if err := m.dryRun(raw, t.ElementFor(pe)); err != nil {
-				return err
-			}
-			m.pop()
-			continue
-		}
-		slot := m.record(j < 0)
-		var cur *yaml.Node
-		et := t.ElementFor(pe)
-		if j >= 0 {
-			cur = d.Content[j]
-			et = t.ElementFor(cur)
-		} else {
-			m.whole++
-		}
-		r, err := m.value(cur, raw, et)
-		if j < 0 {
-			m.whole--
-		}
-		if err != nil {
-			return err
-		}
-		m.settle(slot, r)
 		m.pop()
-		if j >= 0 {
-			d.Content[j] = r
-		} else {
-			d.Content = append(d.Content, r)
+	}
+	return nil
+}
+
+// mergeElement merges patch element pe (raw: as written, maybe an alias),
+// whose key values are vals, into list d: it deletes the elements with
+// those keys ($patch: delete), merges into the first of them, or appends
+// it.
+func (m *merger) mergeElement(d, raw, pe *yaml.Node, t *schema.Type, keys, vals []string) error {
+	dir, err := m.mapDirective(pe)
+	if err != nil {
+		return err
+	}
+	if dir == directiveDelete {
+		if m.fill {
+			return m.refuseInDefault("$patch: delete")
 		}
+		m.deleteMatching(d, keys, vals, t)
+		return nil
+	}
+	j := findMatch(d, keys, vals, t)
+	if j < 0 && m.fill {
+		// Defaults fill the elements there and add none: the element is
+		// built only for the errors it may hold.
+		return m.dryRun(raw, t.ElementFor(pe))
+	}
+	slot := m.record(j < 0)
+	var cur *yaml.Node
+	et := t.ElementFor(pe)
+	if j >= 0 {
+		cur = d.Content[j]
+		et = t.ElementFor(cur)
+	} else {
+		m.whole++
+	}
+	r, err := m.value(cur, raw, et)
+	if j < 0 {
+		m.whole--
+	}
+	if err != nil {
+		return err
+	}
+	m.settle(slot, r)
+	if j >= 0 {
+		d.Content[j] = r
+	} else {
+		d.Content = append(d.Content, r)
 	}
 	return nil
 }

@@ -38,11 +38,8 @@ type entry struct {
 type lineReader func(s, which string) ([]entry, error)
 
 func mergeLines(format Format, read lineReader, base, overlay string) (string, error) {
-	over, err := read(overlay, "overlay")
+	over, err := readEntries(format, read, overlay, "overlay")
 	if err != nil {
-		return "", err
-	}
-	if err := noRepeatedKey(format, over, "overlay"); err != nil {
 		return "", err
 	}
 	if len(over) == 0 {
@@ -51,18 +48,40 @@ func mergeLines(format Format, read lineReader, base, overlay string) (string, e
 	if strings.TrimSpace(base) == "" {
 		return overlay, nil
 	}
-	entries, err := read(base, "base")
+	entries, err := readEntries(format, read, base, "base")
 	if err != nil {
 		return "", err
 	}
-	if err := noRepeatedKey(format, entries, "base"); err != nil {
+	var b strings.Builder
+	inBase := replaceValues(&b, base, overlay, entries, over)
+	for _, o := range over {
+		if !inBase[o.key] {
+			appendEntry(&b, base, overlay, entries, o)
+		}
+	}
+	out := b.String()
+	if err := checkLines(read, entries, over, out); err != nil {
 		return "", err
 	}
+	return out, nil
+}
+
+// readEntries reads a text's entries, refusing a key set twice.
+func readEntries(format Format, read lineReader, s, which string) ([]entry, error) {
+	es, err := read(s, which)
+	if err == nil {
+		err = noRepeatedKey(format, es, which)
+	}
+	return es, err
+}
+
+// replaceValues writes the base into b with the values the overlay
+// changes replaced, and returns the base's keys.
+func replaceValues(b *strings.Builder, base, overlay string, entries, over []entry) map[string]bool {
 	overlayOf := make(map[string]entry, len(over))
 	for _, e := range over {
 		overlayOf[e.key] = e
 	}
-	var b strings.Builder
 	at := 0
 	inBase := map[string]bool{}
 	for _, e := range entries {
@@ -82,31 +101,27 @@ func mergeLines(format Format, read lineReader, base, overlay string) (string, e
 		at = e.valueEnd
 	}
 	b.WriteString(base[at:])
-	for _, o := range over {
-		if inBase[o.key] {
-			continue
-		}
-		if out := b.String(); !strings.HasSuffix(out, "\n") && !strings.HasSuffix(out, "\r") {
-			b.WriteString(lineBreak(base))
-		}
-		if n := len(entries); n > 0 && entries[n-1].open {
-			// a blank line ends the base's last entry, which a
-			// backslash would continue onto the new one ("\r" then
-			// "\n" would be one line break)
-			if br := lineBreak(base); strings.HasSuffix(b.String(), "\r") && br == "\n" {
-				b.WriteString("\r")
-			} else {
-				b.WriteString(br)
-			}
-			entries[n-1].open = false
-		}
-		b.WriteString(overlay[o.from:o.end])
+	return inBase
+}
+
+// appendEntry writes an entry the base lacks after what b holds: the
+// overlay's lines for it, with the comment lines right above it.
+func appendEntry(b *strings.Builder, base, overlay string, entries []entry, o entry) {
+	if out := b.String(); !strings.HasSuffix(out, "\n") && !strings.HasSuffix(out, "\r") {
+		b.WriteString(lineBreak(base))
 	}
-	out := b.String()
-	if err := checkLines(read, entries, over, out); err != nil {
-		return "", err
+	if n := len(entries); n > 0 && entries[n-1].open {
+		// a blank line ends the base's last entry, which a backslash
+		// would continue onto the new one ("\r" then "\n" would be one
+		// line break)
+		if br := lineBreak(base); strings.HasSuffix(b.String(), "\r") && br == "\n" {
+			b.WriteString("\r")
+		} else {
+			b.WriteString(br)
+		}
+		entries[n-1].open = false
 	}
-	return out, nil
+	b.WriteString(overlay[o.from:o.end])
 }
 
 // checkLines is the safety net: out must read as the base's keys, in

@@ -289,37 +289,41 @@ type textEdit struct {
 func (e *tomlEdit) merge(path []string, b, o map[string]any) bool {
 	for _, k := range sortedKeys(o) {
 		sub := append(append([]string{}, path...), k)
-		ov := o[k]
 		bv, inBase := b[k]
-		om, oIsTable := ov.(map[string]any)
-		bm, bIsTable := bv.(map[string]any)
-		switch {
-		case inBase && reflect.DeepEqual(comparable(bv), comparable(ov)):
-		case e.base.underArray(sub) || e.over.underArray(sub):
+		if inBase && reflect.DeepEqual(comparable(bv), comparable(o[k])) {
+			continue
+		}
+		if e.base.underArray(sub) || e.over.underArray(sub) || !e.mergeKey(sub, bv, o[k], inBase) {
 			return false
-		case oIsTable && bIsTable:
-			if !e.merge(sub, bm, om) {
-				return false
-			}
-		case !inBase && oIsTable:
-			if !e.newTable(sub, om) {
-				return false
-			}
-		case !inBase:
-			if !e.newKey(sub) {
-				return false
-			}
-		case oIsTable || bIsTable:
-			return false // a table for a value, or a value for a table
-		default:
-			bs, ok1 := e.base.values[pathKey(sub)]
-			os, ok2 := e.over.values[pathKey(sub)]
-			if !ok1 || !ok2 {
-				return false // inside an inline table
-			}
-			e.edits = append(e.edits, textEdit{bs.start, bs.end, e.over.src[os.start:os.end]})
 		}
 	}
+	return true
+}
+
+// mergeKey plans the edit of one key the overlay sets to ov, whose base
+// value is bv (inBase: there is one): a table merged, a new table or key
+// added, a value replaced as the overlay wrote it. False when it cannot be
+// written in place: a table for a value or a value for a table, or a
+// value inside an inline table.
+func (e *tomlEdit) mergeKey(sub []string, bv, ov any, inBase bool) bool {
+	om, oIsTable := ov.(map[string]any)
+	bm, bIsTable := bv.(map[string]any)
+	switch {
+	case oIsTable && bIsTable:
+		return e.merge(sub, bm, om)
+	case !inBase && oIsTable:
+		return e.newTable(sub, om)
+	case !inBase:
+		return e.newKey(sub)
+	case oIsTable || bIsTable:
+		return false
+	}
+	bs, ok1 := e.base.values[pathKey(sub)]
+	os, ok2 := e.over.values[pathKey(sub)]
+	if !ok1 || !ok2 {
+		return false
+	}
+	e.edits = append(e.edits, textEdit{bs.start, bs.end, e.over.src[os.start:os.end]})
 	return true
 }
 
@@ -442,14 +446,7 @@ func dottedKey(parts []string) string {
 }
 
 func tomlKeyPart(p string) string {
-	bare := p != ""
-	for _, r := range p {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			bare = false
-			break
-		}
-	}
-	if bare {
+	if isBareKey(p) {
 		return p
 	}
 	var b strings.Builder
@@ -467,4 +464,15 @@ func tomlKeyPart(p string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// isBareKey reports whether a TOML key may be written without quotes:
+// ASCII letters, digits, _ and - only.
+func isBareKey(p string) bool {
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return p != ""
 }

@@ -100,16 +100,10 @@ func Check(format Format, s, which string) error {
 		_, err := parseYAML(s, which)
 		return err
 	case Properties:
-		es, err := readProperties(s, which)
-		if err == nil {
-			err = noRepeatedKey(format, es, which)
-		}
+		_, err := readEntries(format, readProperties, s, which)
 		return err
 	case Env:
-		es, err := readEnv(s, which)
-		if err == nil {
-			err = noRepeatedKey(format, es, which)
-		}
+		_, err := readEntries(format, readEnv, s, which)
 		return err
 	case TOML:
 		return checkTOML(s, which)

@@ -68,43 +68,52 @@ func encodeYAML(n *yaml.Node, st ystyle) (string, error) {
 }
 
 func detectYAMLStyle(roots ...*yaml.Node) ystyle {
-	st := ystyle{}
-	seqKnown := false
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		switch n.Kind {
-		case yaml.MappingNode:
-			if n.Style&yaml.FlowStyle != 0 {
-				return
-			}
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i], n.Content[i+1]
-				if v.Style&yaml.FlowStyle == 0 && v.Line > k.Line {
-					if st.unit == 0 && v.Kind == yaml.MappingNode && v.Column > k.Column {
-						st.unit = v.Column - k.Column
-					}
-					if !seqKnown && v.Kind == yaml.SequenceNode {
-						st.compact, seqKnown = v.Column == k.Column, true
-					}
-				}
-				walk(v)
-			}
-		case yaml.SequenceNode:
-			for _, c := range n.Content {
-				walk(c)
-			}
+	var d styleDetector
+	for _, r := range roots {
+		d.walk(r)
+	}
+	if d.st.unit == 0 {
+		d.st.unit = 2
+	}
+	if !d.seqKnown {
+		d.st.compact = true
+	}
+	return d.st
+}
+
+// styleDetector finds, in the block maps of a document, the first
+// indentation step of a map below a key and whether a list below a key
+// starts at the key's column.
+type styleDetector struct {
+	st       ystyle
+	seqKnown bool
+}
+
+func (d *styleDetector) walk(n *yaml.Node) {
+	switch {
+	case n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle == 0:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			d.entry(n.Content[i], n.Content[i+1])
+			d.walk(n.Content[i+1])
+		}
+	case n.Kind == yaml.SequenceNode:
+		for _, c := range n.Content {
+			d.walk(c)
 		}
 	}
-	for _, r := range roots {
-		walk(r)
+}
+
+// entry learns from a block value on the lines below its key.
+func (d *styleDetector) entry(k, v *yaml.Node) {
+	if v.Style&yaml.FlowStyle != 0 || v.Line <= k.Line {
+		return
 	}
-	if st.unit == 0 {
-		st.unit = 2
+	if d.st.unit == 0 && v.Kind == yaml.MappingNode && v.Column > k.Column {
+		d.st.unit = v.Column - k.Column
 	}
-	if !seqKnown {
-		st.compact = true
+	if !d.seqKnown && v.Kind == yaml.SequenceNode {
+		d.st.compact, d.seqKnown = v.Column == k.Column, true
 	}
-	return st
 }
 
 func lineBreakOf(s string) string {

@@ -1,0 +1,66 @@
+package yamltree
+
+import (
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Describe says what a node is, for messages, in the words every message
+// uses: "a map", "a list", "null", "a string" ("the empty string"), "the
+// number 5", "the boolean true", "the timestamp 2001-12-14". Aliases are
+// followed. A string's text is never shown (it may be long, or a Secret's);
+// in a Secret, DescribeSecret shows no value at all.
+func Describe(n *yaml.Node) string { return describe(n, false) }
+
+// DescribeSecret is Describe for a value that may be secret: a number, a
+// boolean or a timestamp is named without its value ("a number (not
+// shown)"), and a string even when empty.
+func DescribeSecret(n *yaml.Node) string { return describe(n, true) }
+
+// shownScalars are the scalars Describe shows the value of, by tag.
+var shownScalars = map[string]string{
+	yaml.NodeTagInt: "number", yaml.NodeTagFloat: "number", yaml.NodeTagBool: "boolean", "!!timestamp": "timestamp",
+}
+
+func describe(n *yaml.Node, secret bool) string {
+	n = Resolve(n)
+	switch {
+	case n == nil:
+		return "nothing"
+	case n.Kind == yaml.MappingNode:
+		return "a map"
+	case n.Kind == yaml.SequenceNode:
+		return "a list"
+	case n.Kind == yaml.AliasNode:
+		return "an alias" // one that stands for nothing
+	case n.Kind == yaml.DocumentNode:
+		return "an empty document"
+	}
+	tag := n.ShortTag()
+	switch typ, shown := shownScalars[tag]; {
+	case tag == yaml.NodeTagNull:
+		return "null"
+	case tag == yaml.NodeTagString && n.Value == "" && !secret:
+		return "the empty string"
+	case tag == yaml.NodeTagString:
+		return "a string"
+	case shown && secret:
+		return "a " + typ + " (not shown)"
+	case shown:
+		return "the " + typ + " " + cut(n.Value)
+	case strings.HasPrefix(tag, "!!"):
+		return "a " + strings.TrimPrefix(tag, "!!") + " value" // !!binary
+	}
+	return "a value tagged " + tag
+}
+
+// cut shortens a value shown in a message (an explicit tag may put any
+// text there).
+func cut(v string) string {
+	const most = 40
+	if r := []rune(v); len(r) > most {
+		return string(r[:most]) + "…"
+	}
+	return v
+}

@@ -13,10 +13,10 @@ import (
 // in a Secret, DescribeSecret shows no value at all.
 func Describe(n *yaml.Node) string { return describe(n, false) }
 
-// DescribeSecret is Describe for a value that may be secret: a number, a
-// boolean or a timestamp is named without its value ("a number (not
-// shown)"), and a string even when empty.
-func DescribeSecret(n *yaml.Node) string { return describe(n, true) }
+// DescribeSecret is Describe, unless secret is set (the value is a
+// Secret's): then a number, a boolean or a timestamp is named without its
+// value ("a secret number (not shown)"), and a string even when empty.
+func DescribeSecret(n *yaml.Node, secret bool) string { return describe(n, secret) }
 
 // shownScalars are the scalars Describe shows the value of, by tag.
 var shownScalars = map[string]string{
@@ -46,7 +46,7 @@ func describe(n *yaml.Node, secret bool) string {
 	case tag == yaml.NodeTagString:
 		return "a string"
 	case shown && secret:
-		return "a " + typ + " (not shown)"
+		return "a secret " + typ + " (not shown)"
 	case shown:
 		return "the " + typ + " " + cut(n.Value)
 	case strings.HasPrefix(tag, "!!"):

@@ -30,21 +30,21 @@ long: !!int 12345678901234567890123456789012345678901234567890
 		{"null", "null", "null"},
 		{"empty", "the empty string", "a string"},
 		{"str", "a string", "a string"},
-		{"int", "the number 5", "a number (not shown)"},
-		{"float", "the number 1.5", "a number (not shown)"},
-		{"bool", "the boolean true", "a boolean (not shown)"},
-		{"time", "the timestamp 2001-12-14", "a timestamp (not shown)"},
+		{"int", "the number 5", "a secret number (not shown)"},
+		{"float", "the number 1.5", "a secret number (not shown)"},
+		{"bool", "the boolean true", "a secret boolean (not shown)"},
+		{"time", "the timestamp 2001-12-14", "a secret timestamp (not shown)"},
 		{"bin", "a binary value", "a binary value"},
 		{"custom", "a value tagged !thing", "a value tagged !thing"},
-		{"ref", "the number 7", "a number (not shown)"},
-		{"long", "the number 1234567890123456789012345678901234567890…", "a number (not shown)"},
+		{"ref", "the number 7", "a secret number (not shown)"},
+		{"long", "the number 1234567890123456789012345678901234567890…", "a secret number (not shown)"},
 	}
 	for _, c := range cases {
 		n := Lookup(doc, c.key)
 		if got := Describe(n); got != c.want {
 			t.Errorf("Describe(%s) = %q, want %q", c.key, got, c.want)
 		}
-		if got := DescribeSecret(n); got != c.secret {
+		if got := DescribeSecret(n, true); got != c.secret {
 			t.Errorf("DescribeSecret(%s) = %q, want %q", c.key, got, c.secret)
 		}
 		if strings.Contains(Describe(n), "s3cr3t") {

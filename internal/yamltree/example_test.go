@@ -26,10 +26,10 @@ func ExampleDescribe() {
 	secret := yaml.MustParse("stringData: {pin: 1234, token: abc, config: {a: 1}}\n").YNode()
 	data := yamltree.Lookup(secret, "stringData")
 	for _, k := range []string{"pin", "token", "config"} {
-		fmt.Printf("%s: %s; in a Secret, %s\n", k, yamltree.Describe(yamltree.Lookup(data, k)), yamltree.DescribeSecret(yamltree.Lookup(data, k)))
+		fmt.Printf("%s: %s; in a Secret, %s\n", k, yamltree.Describe(yamltree.Lookup(data, k)), yamltree.DescribeSecret(yamltree.Lookup(data, k), true))
 	}
 	// Output:
-	// pin: the number 1234; in a Secret, a number (not shown)
+	// pin: the number 1234; in a Secret, a secret number (not shown)
 	// token: a string; in a Secret, a string
 	// config: a map; in a Secret, a map
 }

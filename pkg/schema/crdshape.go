@@ -4,6 +4,8 @@ import (
 	"sort"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 // addCRDShapes records the field names of each served version of a CRD, read
@@ -30,7 +32,7 @@ func (s *Schema) addCRDShapes(crd *yaml.Node) {
 	meta, _ := s.Shape("v1", "ConfigMap").Field("metadata")
 	r := shapeReader{done: map[*yaml.Node]Shape{}, active: map[*yaml.Node]bool{}}
 	for _, v := range versions.Content {
-		v = deref(v)
+		v = yamltree.Resolve(v)
 		name := scalar(field(v, "name"))
 		if name == "" || scalar(field(v, "served")) == "false" {
 			continue
@@ -67,7 +69,7 @@ type shapeReader struct {
 }
 
 func (r *shapeReader) read(n *yaml.Node, depth int) Shape {
-	n = deref(n)
+	n = yamltree.Resolve(n)
 	if r.refs != nil && n != nil {
 		if target, err := r.refs.resolve(n, ""); err == nil {
 			n = target

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -59,7 +60,7 @@ func UnknownFields(patch *yaml.RNode, sh Shape) []UnknownField {
 }
 
 func checkFields(n *yaml.Node, sh Shape, path string, out *[]UnknownField, depth int) {
-	n = deref(n)
+	n = yamltree.Resolve(n)
 	if n == nil || depth > maxSchemaDepth || len(*out) >= maxUnknownFields {
 		return
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 // OpenAPI documents are the other way merge metadata is published: the
@@ -25,9 +27,9 @@ func IsOpenAPI(doc *yaml.Node) bool {
 // openAPIDefinitions returns the map of named schemas of an OpenAPI
 // document and the prefix of the references to them.
 func openAPIDefinitions(doc *yaml.Node) (*yaml.Node, string, bool) {
-	doc = deref(doc)
+	doc = yamltree.Resolve(doc)
 	if doc != nil && doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		doc = deref(doc.Content[0])
+		doc = yamltree.Resolve(doc.Content[0])
 	}
 	if v := scalar(field(doc, "swagger")); strings.HasPrefix(v, "2") {
 		defs := field(doc, "definitions")
@@ -68,7 +70,7 @@ func (r *refResolver) resolve(n *yaml.Node, path string) (*yaml.Node, error) {
 			field(n, "properties") != nil || field(n, "items") != nil {
 			return n, nil
 		}
-		n = deref(all.Content[0])
+		n = yamltree.Resolve(all.Content[0])
 	}
 	if n == nil {
 		return nil, nil
@@ -121,7 +123,7 @@ func (s *Schema) WithOpenAPI(doc *yaml.Node) (*Schema, []string, error) {
 	ext := &Schema{kinds: map[kindKey]*Type{}, shapes: map[kindKey]Shape{}, base: s}
 	var skipped []string
 	for i := 0; i+1 < len(defs.Content); i += 2 {
-		name, def := defs.Content[i].Value, deref(defs.Content[i+1])
+		name, def := defs.Content[i].Value, yamltree.Resolve(defs.Content[i+1])
 		for _, k := range groupVersionKinds(def) {
 			if s.knowsGroupKind(k) {
 				skipped = append(skipped, k.apiVersion+" "+k.kind)

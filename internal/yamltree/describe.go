@@ -10,12 +10,13 @@ import (
 // uses: "a map", "a list", "null", "a string" ("the empty string"), "the
 // number 5", "the boolean true", "the timestamp 2001-12-14". Aliases are
 // followed. A string's text is never shown (it may be long, or a Secret's);
-// in a Secret, DescribeSecret shows no value at all.
+// DescribeSecret shows no value at all.
 func Describe(n *yaml.Node) string { return describe(n, false) }
 
 // DescribeSecret is Describe, unless secret is set (the value is a
-// Secret's): then a number, a boolean or a timestamp is named without its
-// value ("a secret number (not shown)"), and a string even when empty.
+// Secret's, or a config's, which may carry a secretGenerator's literals):
+// then no value is shown, "a number", "a boolean", "a string" even when it
+// is empty.
 func DescribeSecret(n *yaml.Node, secret bool) string { return describe(n, secret) }
 
 // shownScalars are the scalars Describe shows the value of, by tag.
@@ -46,7 +47,7 @@ func describe(n *yaml.Node, secret bool) string {
 	case tag == yaml.NodeTagString:
 		return "a string"
 	case shown && secret:
-		return "a secret " + typ + " (not shown)"
+		return "a " + typ
 	case shown:
 		return "the " + typ + " " + cut(n.Value)
 	case strings.HasPrefix(tag, "!!"):

@@ -29,7 +29,7 @@ func ExampleDescribe() {
 		fmt.Printf("%s: %s; in a Secret, %s\n", k, yamltree.Describe(yamltree.Lookup(data, k)), yamltree.DescribeSecret(yamltree.Lookup(data, k), true))
 	}
 	// Output:
-	// pin: the number 1234; in a Secret, a secret number (not shown)
+	// pin: the number 1234; in a Secret, a number
 	// token: a string; in a Secret, a string
 	// config: a map; in a Secret, a map
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -58,12 +59,11 @@ func decode(n *yaml.Node, into any, what string, lines func() *configLines) erro
 
 // mismatch says what is wrong when a YAML node cannot decode into a Go
 // type, in the config's words (a string, a list), without the value: a
-// config may carry secrets (secretGenerator literals). "" when it fits.
+// config may carry secrets (secretGenerator literals), so it is described
+// as a Secret's would be. "" when it fits.
 func mismatch(n *yaml.Node, t reflect.Type) string {
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+	n = yamltree.Resolve(n)
+	if yamltree.IsNull(n) {
 		return "" // null decodes into anything as its zero value
 	}
 	var ok bool
@@ -87,7 +87,7 @@ func mismatch(n *yaml.Node, t reflect.Type) string {
 	if ok {
 		return ""
 	}
-	return fmt.Sprintf("want %s, got %s", goKindName(t), nodeKindName(n))
+	return fmt.Sprintf("want %s, got %s", goKindName(t), yamltree.DescribeSecret(n, true))
 }
 
 // goKindName names what a Go type holds, in YAML terms.
@@ -110,29 +110,6 @@ func goKindName(t reflect.Type) string {
 		return goKindName(t.Elem())
 	}
 	return "another kind of value"
-}
-
-// nodeKindName names what a YAML node is.
-func nodeKindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a map"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!str":
-			return "a string"
-		case "!!int", "!!float":
-			return "a number"
-		case "!!bool":
-			return "a boolean"
-		case "!!null":
-			return "null"
-		}
-		return "a " + strings.TrimPrefix(n.ShortTag(), "!!") + " value"
-	}
-	return "something else"
 }
 
 // jsonValueName turns encoding/json's names for what it found into YAML's.
@@ -313,7 +290,7 @@ func checkConfigShape(config *yaml.RNode) error {
 		n = n.Content[0]
 	}
 	if n.Kind != yaml.MappingNode {
-		return fmt.Errorf("the function config is %s, not a map with apiVersion, kind and metadata (line %d)", nodeKindName(n), n.Line)
+		return fmt.Errorf("the function config is %s, not a map with apiVersion, kind and metadata (line %d)", yamltree.DescribeSecret(n, true), n.Line)
 	}
 	var s shapeCheck
 	s.want("apiVersion", mapField(n, "apiVersion"), yaml.ScalarNode)
@@ -338,9 +315,7 @@ func (s *shapeCheck) want(field string, v *yaml.Node, kind yaml.Kind) {
 	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
 		return
 	}
-	if v.Kind == yaml.AliasNode && v.Alias != nil {
-		v = v.Alias
-	}
+	v = yamltree.Resolve(v)
 	if v.Kind == kind || (kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode) {
 		return
 	}
@@ -348,7 +323,7 @@ func (s *shapeCheck) want(field string, v *yaml.Node, kind yaml.Kind) {
 	if kind == yaml.ScalarNode {
 		what = "a string"
 	}
-	s.problems = append(s.problems, fmt.Sprintf("%s: want %s, got %s (line %d)", field, what, nodeKindName(v), v.Line))
+	s.problems = append(s.problems, fmt.Sprintf("%s: want %s, got %s (line %d)", field, what, yamltree.DescribeSecret(v, true), v.Line))
 }
 
 // metadata checks name, namespace, labels and annotations.

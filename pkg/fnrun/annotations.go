@@ -66,7 +66,17 @@ func annotationsNode(it *yaml.RNode) *yaml.Node {
 		if n == nil || n.Kind != yaml.MappingNode {
 			return nil
 		}
-		n = yamltree.Lookup(n, field)
+		// Keys as spelled, as kyaml (and rlio's migration) read them: not
+		// yamltree.Lookup, which takes an aliased key for the key it
+		// stands for.
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == field {
+				next = n.Content[i+1]
+				break
+			}
+		}
+		n = next
 	}
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil

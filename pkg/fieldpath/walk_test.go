@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-// omap is a map of the toy tree walked here, its keys in order.
+// omap is a map of the toy tree selected in and walked here, its keys in
+// order.
 type omap struct {
 	keys []string
 	vals []any

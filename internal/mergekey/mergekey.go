@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 )
 
 // MaxNodes bounds the nodes Expand may create: a few nested aliases (an
@@ -197,9 +199,15 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// keyOf identifies a key by its text, as Kubernetes objects are keyed.
+// keyOf identifies a key as yaml.v3 reads it: by its text where that is
+// the string it spells, else by what it resolves to (00 and 0 are one key,
+// so a merged 00 does not stand beside an own 0).
 func keyOf(k *yaml.Node) string {
-	return fmt.Sprint(deref(k).Kind) + "\x00" + deref(k).Value
+	k = deref(k)
+	if k.Kind == yaml.ScalarNode && !scalar.StringForAll(k) {
+		return scalar.KeyForms(k)[1]
+	}
+	return fmt.Sprint(k.Kind) + "\x00" + k.Value
 }
 
 // Equal reports whether two expanded trees are the same, node for node.

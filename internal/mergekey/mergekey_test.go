@@ -112,3 +112,24 @@ func TestUntag(t *testing.T) {
 		t.Errorf("the untagged merge key is not read as one: %v %v", v, err)
 	}
 }
+
+// A merged key that readers take for an own key spelled otherwise (00 for
+// 0) is that key: the own one wins, and no map comes out with both (a
+// finding of the value merge's fuzzing, FuzzMergeKeyed/8ba0895fd16b27e7).
+func TestExpandOwnKeySpelledOtherwise(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("d: &d {00: a, 1: c}\nm: {<<: *d, 0: b}\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	flat, err := Expand(doc.Content[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := yaml.Marshal(flat.Content[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{1: c, 0: b}\n"; string(out) != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+}

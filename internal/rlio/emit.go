@@ -220,23 +220,29 @@ func (e *itemEmitter) mapping(n *yaml.Node, ctx context) bool {
 	}
 	saved := e.increaseIndent(ctx, false)
 	for i := 0; i < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode || k.LineComment != "" || k.FootComment != "" || !plainComment(k.HeadComment) ||
-			v.HeadComment != "" || v.FootComment != "" {
-			return false
-		}
-		e.headComment(k.HeadComment)
-		e.writeIndent(e.indent)
-		if !e.scalar(k, asKey) {
-			return false
-		}
-		e.writeIndicator(":", false, false, false)
-		if !e.node(v, asValue) {
+		if !e.mappingEntry(n.Content[i], n.Content[i+1]) {
 			return false
 		}
 	}
 	e.indent = saved
 	return true
+}
+
+// mappingEntry writes the entry k: v of a block mapping: a scalar key with
+// no comments but a head comment, and a value with no head or foot
+// comment.
+func (e *itemEmitter) mappingEntry(k, v *yaml.Node) bool {
+	if k.Kind != yaml.ScalarNode || k.LineComment != "" || k.FootComment != "" || !plainComment(k.HeadComment) ||
+		v.HeadComment != "" || v.FootComment != "" {
+		return false
+	}
+	e.headComment(k.HeadComment)
+	e.writeIndent(e.indent)
+	if !e.scalar(k, asKey) {
+		return false
+	}
+	e.writeIndicator(":", false, false, false)
+	return e.node(v, asValue)
 }
 
 func (e *itemEmitter) sequence(n *yaml.Node, ctx context) bool {
@@ -342,15 +348,31 @@ func (e *itemEmitter) scalar(n *yaml.Node, ctx context) bool {
 	if !ok {
 		return false
 	}
-	a := analyzeScalar(n.Value)
+	style, ok = scalarStyleIn(style, n.Value, ctx)
+	if !ok {
+		return false
+	}
+	e.writeScalar(n, style, ctx)
+	return true
+}
+
+// scalarStyleIn is the style the emitter writes value in, asked for
+// style, in ctx; ok is false where emitItem does not write it.
+func scalarStyleIn(style scalarStyle, value string, ctx context) (scalarStyle, bool) {
+	a := analyzeScalar(value, ctx.flow())
 	simpleKey := ctx.simpleKey()
-	if simpleKey && (a.multiline || len(n.Value) > 128) {
-		return false // written as "? key": not attempted
+	if simpleKey && (a.multiline || len(value) > 128) {
+		return 0, false // written as "? key": not attempted
 	}
-	style = selectStyle(style, a, ctx.flow(), n.Value == "" && (simpleKey || ctx.flow()), simpleKey)
+	style = selectStyle(style, a, ctx.flow(), value == "" && simpleKey, simpleKey)
 	if style == singleQuoted && a.multiline {
-		return false // line breaks in single quotes: not attempted
+		return 0, false // line breaks in single quotes: not attempted
 	}
+	return style, true
+}
+
+// writeScalar writes n in style, and its line comment.
+func (e *itemEmitter) writeScalar(n *yaml.Node, style scalarStyle, ctx context) {
 	saved := e.increaseIndent(ctx, false)
 	switch style {
 	case plainStyle:
@@ -362,11 +384,10 @@ func (e *itemEmitter) scalar(n *yaml.Node, ctx context) bool {
 	case literal:
 		e.literal(n.Value, n.LineComment)
 		e.indent = saved
-		return true
+		return
 	}
 	e.indent = saved
 	e.lineComment(n.LineComment, false) // after the value, at the enclosing indentation
-	return true
 }
 
 // requestedStyle is the encoder's part (encode.go, node): the style the
@@ -410,12 +431,8 @@ func (e *itemEmitter) requestedStyle(n *yaml.Node) (style scalarStyle, ok bool) 
 
 // selectStyle is the emitter's part (emitterc.go, select_scalar_style):
 // the style falls back to one the value allows where it is written.
-func selectStyle(style scalarStyle, a scalarAnalysis, flow, emptyInKeyOrFlow, simpleKey bool) scalarStyle {
-	plainAllowed := a.blockPlainAllowed
-	if flow {
-		plainAllowed = a.flowPlainAllowed
-	}
-	if style == plainStyle && (!plainAllowed || emptyInKeyOrFlow) {
+func selectStyle(style scalarStyle, a scalarAnalysis, flow, emptyKey, simpleKey bool) scalarStyle {
+	if style == plainStyle && (!a.plainAllowed || emptyKey) {
 		style = singleQuoted
 	}
 	if style == singleQuoted && !a.singleQuotedAllowed {
@@ -502,89 +519,33 @@ func (e *itemEmitter) literal(v, comment string) {
 }
 
 // scalarAnalysis is what yaml_emitter_analyze_scalar finds out, for the
-// values emitItem takes (printable ASCII and line breaks).
+// values emitItem takes (printable characters and \n) and where one is
+// written (in a flow collection or not).
 type scalarAnalysis struct {
 	multiline           bool
-	flowPlainAllowed    bool
-	blockPlainAllowed   bool
+	plainAllowed        bool
 	singleQuotedAllowed bool
 	blockAllowed        bool
 }
 
-func analyzeScalar(v string) scalarAnalysis {
+// analyzeScalar analyzes v written in a flow collection (flow) or not.
+// Whether it may be plain is the project's one rule, package scalar's
+// CanBePlain, which is yaml.v3's.
+func analyzeScalar(v string, flow bool) scalarAnalysis {
+	a := scalarAnalysis{plainAllowed: scalar.CanBePlain(v, flow), singleQuotedAllowed: true}
 	if v == "" {
-		return scalarAnalysis{blockPlainAllowed: true, singleQuotedAllowed: true}
+		return a
 	}
-	ind := indicatorsOf(v)
 	sp := spacingOf(v)
-	a := scalarAnalysis{multiline: sp.lineBreaks, flowPlainAllowed: true, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: true}
-	if sp.leadingSpace || sp.leadingBreak || sp.trailingSpace || sp.trailingBreak || sp.lineBreaks {
-		a.flowPlainAllowed, a.blockPlainAllowed = false, false
-	}
-	if sp.trailingSpace {
-		a.blockAllowed = false
-	}
-	if sp.breakSpace || sp.spaceBreak {
-		a.flowPlainAllowed, a.blockPlainAllowed, a.singleQuotedAllowed = false, false, false
-	}
-	if sp.spaceBreak {
-		a.blockAllowed = false
-	}
-	if ind.flow {
-		a.flowPlainAllowed = false
-	}
-	if ind.block {
-		a.blockPlainAllowed = false
-	}
+	a.multiline, a.blockAllowed = sp.lineBreaks, !sp.trailingSpace && !sp.spaceBreak
+	a.singleQuotedAllowed = !sp.breakSpace && !sp.spaceBreak
 	return a
 }
 
-// indicators says whether a value holds characters that would read as
-// flow or block syntax where it is written plain.
-type indicators struct{ flow, block bool }
-
-func indicatorsOf(v string) indicators {
-	var ind indicators
-	if strings.HasPrefix(v, "---") || strings.HasPrefix(v, "...") {
-		ind = indicators{true, true}
-	}
-	precededByWhitespace := true
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		followedByWhitespace := i+1 >= len(v) || v[i+1] == ' '
-		if i == 0 {
-			switch c {
-			case '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
-				ind = indicators{true, true}
-			case '?', ':':
-				ind.flow = true
-				ind.block = ind.block || followedByWhitespace
-			case '-':
-				if followedByWhitespace {
-					ind = indicators{true, true}
-				}
-			}
-		} else {
-			switch c {
-			case ',', '?', '[', ']', '{', '}':
-				ind.flow = true
-			case ':':
-				ind.flow = true
-				ind.block = ind.block || followedByWhitespace
-			case '#':
-				if precededByWhitespace {
-					ind = indicators{true, true}
-				}
-			}
-		}
-		precededByWhitespace = c == ' ' || c == '\n'
-	}
-	return ind
-}
-
-// spacing is where a value has spaces and line breaks.
+// spacing is where a value has spaces and line breaks, as far as the
+// quoted and block styles care (CanBePlain answers for the plain one).
 type spacing struct {
-	lineBreaks, leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
+	lineBreaks, trailingSpace, breakSpace, spaceBreak bool
 }
 
 func spacingOf(v string) spacing {
@@ -593,14 +554,11 @@ func spacingOf(v string) spacing {
 	for i := 0; i < len(v); i++ {
 		switch v[i] {
 		case ' ':
-			sp.leadingSpace = sp.leadingSpace || i == 0
 			sp.trailingSpace = sp.trailingSpace || i == len(v)-1
 			sp.breakSpace = sp.breakSpace || previousBreak
 			previousSpace, previousBreak = true, false
 		case '\n':
 			sp.lineBreaks = true
-			sp.leadingBreak = sp.leadingBreak || i == 0
-			sp.trailingBreak = sp.trailingBreak || i == len(v)-1
 			sp.spaceBreak = sp.spaceBreak || previousSpace
 			previousSpace, previousBreak = false, true
 		default:
@@ -611,40 +569,27 @@ func spacingOf(v string) spacing {
 }
 
 // printable reports whether s holds only characters emitItem writes as
-// they are: what yaml.v3's emitter, writing UTF-8 as kyaml's encoder has it
-// do, takes as printable (is_printable: no control characters, nothing
-// above U+FFFF, no U+FEFF), and no line break but \n (\r, U+0085, U+2028
-// and U+2029 are breaks to YAML, which the emitter treats apart). Tabs are
-// refused too.
+// they are: package scalar's Printable (yaml.v3's is_printable: no control
+// characters, nothing above U+FFFF, no U+FEFF), and no line break but \n
+// (\r, U+0085, U+2028 and U+2029 are breaks to YAML, which the emitter
+// treats apart). Tabs are refused too, and bytes that are not UTF-8.
 func printable(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\n') || c == 0x7f {
+			if c != '\n' && !scalar.Printable(rune(c)) {
 				return false
 			}
 			i++
 			continue
 		}
 		r, w := utf8.DecodeRuneInString(s[i:])
-		if !printableRune(r) {
-			return false // utf8.RuneError, for one, is not
+		if !scalar.Printable(r) || r == utf8.RuneError && w == 1 {
+			return false
 		}
 		i += w
 	}
 	return true
-}
-
-// printableRune is is_printable beyond ASCII: U+00A0 to U+D7FF and U+E000
-// to U+FFFD, less U+FEFF and the line breaks U+2028 and U+2029.
-func printableRune(r rune) bool {
-	switch {
-	case r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == utf8.RuneError:
-		return false
-	case r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD:
-		return true
-	}
-	return false
 }
 
 // plainComment reports whether emitItem writes comment c (printable lines).

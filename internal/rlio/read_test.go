@@ -34,7 +34,7 @@ func roundTrip(t *testing.T, c Codec, in []byte) string {
 // an item, non-ASCII text, escapes, empty flow collections, block scalars
 // starting with '#', folded scalars, wide sequences) comes out of the fast
 // codec as kyaml's ByteReadWriter writes it. (The corpus of real manifests
-// is compared in pkg/fnrun's TestCorpusSameAsKyaml when it is present.)
+// is compared in codec_test.go's TestCorpusSameAsKyaml when it is present.)
 func TestRealShapesSameAsKyaml(t *testing.T) {
 	in, err := os.ReadFile("testdata/real-shapes.yaml")
 	if err != nil {

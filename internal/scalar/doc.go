@@ -1,7 +1,8 @@
 // Package scalar is the project's one home for the rules about YAML
 // scalars: how a plain scalar is read (its resolution), whether a string a
-// function writes may be plain or must be quoted, and when two mapping keys
-// spelled differently are one key. Every writer (strategic and JSON/merge
+// function writes may be plain or must be quoted, which characters may
+// stand for themselves, and when two mapping keys spelled differently are
+// one key. Every writer (strategic and JSON/merge
 // patches, replacements, generators, the editor of YAML held in strings,
 // the merge of YAML values) and every duplicate-key check asks here; no
 // other package keeps a list of "ambiguous" spellings.
@@ -23,8 +24,12 @@
 //     by PyYAML itself, checks the transcription.
 //
 // Whether a string can be written plain at all (": " inside, a leading
-// "-" and space, a trailing space) is the emitter's business; this package
-// answers only what a plain scalar would mean.
+// "-" and space, a trailing space, a character yaml.v3 escapes) is
+// CanBePlain's question, answered as yaml.v3's emitter answers it, with
+// Printable its one definition of a character that may stand for itself.
+// Both writers of YAML text ask it: internal/rlio, which must write what
+// yaml.v3 writes, and pkg/embedded, which writes a string plain when
+// CanBePlain and not NeedsQuotes.
 //
 // Keys: readers keep the last of two keys that resolve to the same value,
 // so true and True, 80 and 0x50, ~ and null, 1 and 1.0 (both "1" once a

@@ -18,3 +18,14 @@ func ExampleNeedsQuotes() {
 	// 500m: false
 	// v1: false
 }
+
+func ExampleCanBePlain() {
+	for _, s := range []string{"a: b", "a,b", "on", "a😀"} {
+		fmt.Printf("%s: block %v, flow %v, needs quotes %v\n", s, scalar.CanBePlain(s, false), scalar.CanBePlain(s, true), scalar.NeedsQuotes(s))
+	}
+	// Output:
+	// a: b: block false, flow false, needs quotes false
+	// a,b: block true, flow false, needs quotes false
+	// on: block true, flow true, needs quotes true
+	// a😀: block false, flow false, needs quotes false
+}

@@ -118,3 +118,45 @@ func decode2(text []byte) (any, error) {
 	err := yaml2.Unmarshal(text, &m)
 	return m["k"], err
 }
+
+// FuzzCanBePlain holds CanBePlain and Printable to yaml.v3's emitter: a
+// string without a line break, given to the encoder untagged and without a
+// style, comes out plain exactly when CanBePlain says it may, as a block
+// map's value and as a flow list's element; and written plain, it reads
+// back as itself.
+func FuzzCanBePlain(f *testing.F) {
+	for _, s := range []string{"a", "a😀", "\u00a0x", "x\u00a0", "a'b", "a#b", "a #b", "a:b", "a: b", "a:", ":a", "?a", "-a", "- a", "-",
+		"---x", "...", "a,b", "[a", "a]", "a\tb", "a\u2028b", "a\u0085", "\ufeffa", "a\ufffd", "\x7f", "a b", " a", "a "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) || strings.Contains(s, "\n") {
+			return // yaml.v3 writes these !!binary or as a block scalar
+		}
+		for _, inFlow := range []bool{false, true} {
+			v := &yaml3.Node{Kind: yaml3.ScalarNode, Value: s}
+			var doc *yaml3.Node
+			if inFlow {
+				doc = &yaml3.Node{Kind: yaml3.SequenceNode, Style: yaml3.FlowStyle, Content: []*yaml3.Node{v}}
+			} else {
+				doc = &yaml3.Node{Kind: yaml3.MappingNode, Content: []*yaml3.Node{{Kind: yaml3.ScalarNode, Value: "k"}, v}}
+			}
+			out, err := yaml3.Marshal(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back yaml3.Node
+			if err := yaml3.Unmarshal(out, &back); err != nil {
+				t.Fatalf("%q written as %q does not parse: %v", s, out, err)
+			}
+			got := back.Content[0].Content[len(back.Content[0].Content)-1]
+			plain := got.Style == 0
+			if plain != CanBePlain(s, inFlow) {
+				t.Fatalf("%q (in flow: %v): yaml.v3 writes %q, CanBePlain says %v", s, inFlow, out, CanBePlain(s, inFlow))
+			}
+			if plain && got.Value != s {
+				t.Fatalf("%q written plain as %q reads back as %q", s, out, got.Value)
+			}
+		}
+	})
+}

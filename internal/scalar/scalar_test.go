@@ -199,3 +199,50 @@ func TestResolverRemembers(t *testing.T) {
 		t.Error("nothing remembered")
 	}
 }
+
+func TestCanBePlain(t *testing.T) {
+	for _, c := range []struct {
+		s             string
+		block, inFlow bool
+	}{
+		{"a", true, true},
+		{"", true, false},    // read back as "", which is null: NeedsQuotes
+		{"a😀", false, false}, // above U+FFFF: yaml.v3 escapes it
+		{"a\ufffd", true, true},
+		{"\u00a0x\u00a0", true, true}, // only spaces count as spaces
+		{" a", false, false},
+		{"a ", false, false},
+		{"a\tb", false, false},
+		{"a\u2028b", false, false},
+		{"a'b", true, true},
+		{"a#b", true, true},
+		{"a #b", false, false},
+		{"a:b", true, false},
+		{"a: b", false, false},
+		{"a:", false, false},
+		{":a", true, false},
+		{"? a", false, false},
+		{"-a", true, true},
+		{"- a", false, false},
+		{"---a", false, false},
+		{"a,b", true, false},
+		{"'a", false, false},
+		{"true", true, true}, // a boolean, but the text reads back: NeedsQuotes
+	} {
+		if got := CanBePlain(c.s, false); got != c.block {
+			t.Errorf("CanBePlain(%q, false) = %v", c.s, got)
+		}
+		if got := CanBePlain(c.s, true); got != c.inFlow {
+			t.Errorf("CanBePlain(%q, true) = %v", c.s, got)
+		}
+	}
+}
+
+func TestPrintable(t *testing.T) {
+	for r, want := range map[rune]bool{'a': true, '\t': false, '\n': false, 0x7f: false, 0x85: false, 0xa0: true,
+		0x2028: false, 0xfeff: false, 0xfffd: true, 0xfffe: false, 0x1f600: false} {
+		if Printable(r) != want {
+			t.Errorf("Printable(%U) = %v", r, !want)
+		}
+	}
+}

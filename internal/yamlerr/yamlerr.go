@@ -2,14 +2,12 @@ package yamlerr
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"sort"
 	"strings"
 
-	"sigs.k8s.io/kustomize/kyaml/yaml"
+	"github.com/patchwork-krm/patchwork/internal/yamlstream"
 )
 
 // Syntax is a YAML syntax error, located.
@@ -109,17 +107,8 @@ func elide(line string) string {
 // brokenFor reports whether yaml.v3 fails on the text for a reason other
 // than its ending early.
 func brokenFor(text []byte) bool {
-	dec := yaml.NewDecoder(bytes.NewReader(text))
-	for {
-		var n yaml.Node
-		err := dec.Decode(&n)
-		if errors.Is(err, io.EOF) {
-			return false
-		}
-		if err != nil {
-			return !endsEarly(err.Error())
-		}
-	}
+	_, err := yamlstream.Documents(text)
+	return err != nil && !endsEarly(err.Error())
 }
 
 // endsEarly reports whether msg is one of yaml.v3's messages for text that stops inside a quoted value

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/locate"
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
@@ -45,7 +46,7 @@ func FuzzEdit(f *testing.F) {
 			if path == nil {
 				continue
 			}
-			path = joinPath(prefix, path)
+			path = locate.JoinPath(prefix, path)
 			v := fmt.Sprintf("%s %d", value, i)
 			switch op := (ops >> (3 + 2*i)) & 3; {
 			case op == 1 && path[len(path)-1].Kind == fieldpath.Field:
@@ -254,5 +255,5 @@ func describeChanges(changes []Change) string {
 }
 
 func appendKey(path fieldpath.Path, key string) fieldpath.Path {
-	return joinPath(path, fieldpath.Path{{Kind: fieldpath.Field, Key: key}})
+	return locate.JoinPath(path, fieldpath.Path{{Kind: fieldpath.Field, Key: key}})
 }

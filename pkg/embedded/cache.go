@@ -1,19 +1,21 @@
 package embedded
 
+import "github.com/patchwork-krm/patchwork/pkg/embedded/internal/locate"
+
 // Cache holds parsed documents by their text. It is not safe for
 // concurrent use.
 type Cache struct {
-	docs map[string]*doc
+	docs map[string]*locate.Document
 }
 
 // NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{docs: map[string]*doc{}} }
+func NewCache() *Cache { return &Cache{docs: map[string]*locate.Document{}} }
 
 // cacheLimit bounds the memory a cache holds on to.
 const cacheLimit = 1 << 16
 
 // get returns the parse of text, nil when there is none (or no cache).
-func (c *Cache) get(text string) *doc {
+func (c *Cache) get(text string) *locate.Document {
 	if c == nil {
 		return nil
 	}
@@ -21,7 +23,7 @@ func (c *Cache) get(text string) *doc {
 }
 
 // put keeps the parse of text, emptying the cache first when it is full.
-func (c *Cache) put(text string, d *doc) {
+func (c *Cache) put(text string, d *locate.Document) {
 	if c == nil {
 		return
 	}
@@ -33,7 +35,7 @@ func (c *Cache) put(text string, d *doc) {
 
 // replace records that text became out: the old version will not be asked
 // for again.
-func (c *Cache) replace(text, out string, d *doc) {
+func (c *Cache) replace(text, out string, d *locate.Document) {
 	if c == nil {
 		return
 	}

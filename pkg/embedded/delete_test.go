@@ -167,3 +167,16 @@ func TestFlowMapEntryAddedBeforeComment(t *testing.T) {
 		}
 	}
 }
+
+// A value that is a bare tag ("key: !", which yaml.v3 reads as null) is
+// the entry's bytes too: deleting the last entry left "{}!" behind, which
+// no reader can parse (a finding of the value merge's fuzzing,
+// valuemerge FuzzMerge/f73fcd054bb68175).
+func TestDeleteEntryWhoseValueIsABareTag(t *testing.T) {
+	for text, want := range map[string]string{"0: !": "{}", "a: 1\n0: !\n": "a: 1\n"} {
+		got, err := Delete(text, fieldpath.MustParse("0"), Options{})
+		if err != nil || got != want {
+			t.Errorf("Delete(%q) = %q, %v; want %q", text, got, err, want)
+		}
+	}
+}

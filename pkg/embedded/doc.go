@@ -26,8 +26,18 @@
 // original, and an edit that would disturb anything but its target is
 // refused with an error rather than returned.
 //
-// The parse itself, text to a tree of values that know their byte spans,
-// is the internal package span's; this package resolves paths in that
-// tree, works out the edits, spells new values for their host and
-// verifies the result.
+// Inside, the work is done by layers, internal packages listed here from
+// the bottom up, each of which imports only packages listed before it:
+//
+//	span        the text read into a tree of values that know their byte spans
+//	scalartype  the type a written scalar takes (KeptTag)
+//	locate      paths resolved in the tree; keys found as readers find them; Error
+//	plan        changes worked out on one parse: what is replaced, added, deleted
+//	encode      values spelled for JSON or YAML, in the document's layout
+//	write       the plan as byte edits, and what each must read back as
+//	verify      the result parsed again and compared with the original
+//
+// This package reads the text (with its Cache), runs plan, edits the
+// documents nested in strings by calling itself, and hands the rest to
+// write and verify.
 package embedded

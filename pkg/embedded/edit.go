@@ -3,9 +3,11 @@ package embedded
 import (
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/locate"
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/plan"
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/verify"
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/write"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 )
 
@@ -41,29 +43,40 @@ type Change struct {
 // only when a change takes away the last example of a layout (a map left
 // with one entry no longer shows its separator).
 func Edit(text string, opts Options, changes ...Change) (string, error) {
-	out, err := editBatch(text, opts, changes)
-	if errors.Is(err, errOneByOne) {
-		if len(changes) == 1 {
-			return "", &Error{Msg: "cannot lay out the edit; please report this" + opts.whereSuffix()}
-		}
-		// Rare layouts that one pass cannot write (a YAML block map losing
-		// its last entry along with others): apply the changes in turn.
-		for _, c := range changes {
-			if text, err = Edit(text, opts, c); err != nil {
-				return "", err
-			}
-		}
-		return text, nil
+	pc := make([]plan.Change, len(changes))
+	for i, c := range changes {
+		pc[i] = plan.Change{Path: c.Path, Set: c.Set, Text: c.Text, Delete: c.Delete, Create: c.Create}
 	}
-	return out, err
+	return edit(text, opts, pc)
+}
+
+// edit is Edit: in one pass, or, for the rare layouts one pass cannot
+// write (a YAML block map losing its last entry along with others), one
+// change after another.
+func edit(text string, opts Options, changes []plan.Change) (string, error) {
+	out, err := editBatch(text, opts, changes)
+	if !errors.Is(err, errOneByOne) {
+		return out, err
+	}
+	if len(changes) == 1 {
+		return "", &Error{Msg: "cannot lay out the edit; please report this" + opts.whereSuffix()}
+	}
+	for _, c := range changes {
+		if text, err = edit(text, opts, []plan.Change{c}); err != nil {
+			return "", err
+		}
+	}
+	return text, nil
 }
 
 // errOneByOne says that the batch cannot be written in one pass.
 var errOneByOne = errors.New("the changes must be applied one by one")
 
-// editBatch is Edit in one pass: the changes are worked out on one parse
-// of text, written together, and the result verified once.
-func editBatch(text string, opts Options, changes []Change) (string, error) {
+// editBatch is Edit in one pass, down the layers: the text read (span),
+// the changes planned on that one parse (plan, which locates their paths),
+// the documents in strings that changes go into edited in turn, the plan
+// written as byte edits (write), and the result verified once (verify).
+func editBatch(text string, opts Options, changes []plan.Change) (string, error) {
 	if len(changes) == 0 {
 		return text, nil
 	}
@@ -71,64 +84,66 @@ func editBatch(text string, opts Options, changes []Change) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	d.givenType, d.givenStyle = opts.GivenType, opts.GivenStyle
-	b := &batch{d: d, opts: opts, checks: make(map[string]check, 1)}
-	if err := b.plan(changes); err != nil {
+	p, err := plan.Make(d, changes, opts.Create)
+	if err != nil {
 		return "", err
 	}
-	out, err := apply(text, b.edits)
+	nested, err := editNested(p.Nested, opts)
+	if err != nil {
+		return "", err
+	}
+	edits, checks, err := write.Write(d, p, nested, write.Options{GivenType: opts.GivenType, GivenStyle: opts.GivenStyle})
+	if err != nil {
+		if errors.Is(err, write.ErrOneByOne) {
+			return "", errOneByOne
+		}
+		return "", err
+	}
+	return applyAndVerify(text, d, edits, checks, changes, opts)
+}
+
+// editNested edits the documents held in strings that changes go into,
+// each with its changes as one batch, and returns their new texts.
+func editNested(nested []*plan.Nested, opts Options) ([]string, error) {
+	out := make([]string, len(nested))
+	for i, nd := range nested {
+		s, err := edit(nd.Place.N.Value, opts.nested(nd.Where), nd.Changes)
+		if err != nil {
+			return nil, locate.Shift(err, nd.Place.At)
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// applyAndVerify writes the edits into text, verifies the result against
+// d and the checks, and keeps its parse in the cache.
+func applyAndVerify(text string, d *locate.Document, edits []write.Edit, checks map[string]write.Check, changes []plan.Change, opts Options) (string, error) {
+	out, err := write.Apply(text, edits)
 	if err != nil {
 		if len(changes) > 1 {
 			return "", errOneByOne
 		}
-		return "", &Error{Msg: err.Error() + d.of()}
+		return "", &Error{Msg: err.Error() + d.Of()}
 	}
-	nd, err := d.verify(out, b.checks)
+	nt, err := verify.Verify(d.Tree, out, checks)
 	if err != nil {
 		what := "edit"
-		if b.onlyDeletes(changes) {
+		if onlyDeletes(changes) {
 			what = "delete from"
 		}
-		return "", &Error{Msg: fmt.Sprintf("cannot %s the %s without disturbing the rest of it (%v); please report this", what, d.format, err) + d.of()}
+		return "", &Error{Msg: fmt.Sprintf("cannot %s the %s without disturbing the rest of it (%v); please report this", what, d.Format, err) + d.Of()}
 	}
-	opts.Cache.replace(text, out, nd)
+	opts.Cache.replace(text, out, &locate.Document{Tree: nt, Jsonish: d.Jsonish})
 	return out, nil
 }
 
-// edit replaces text[start:end] with text.
-type edit struct {
-	start, end int
-	text       string
-	// depth is that of the address edited: of two insertions at one
-	// offset, the deeper goes first (an entry added to a YAML block map
-	// comes after one added to the last value in it).
-	depth int
-}
-
-// apply writes the edits into text, in order of offset; edits that overlap
-// are an error.
-func apply(text string, edits []edit) (string, error) {
-	sort.SliceStable(edits, func(i, j int) bool {
-		a, b := edits[i], edits[j]
-		if a.start != b.start {
-			return a.start < b.start
+// onlyDeletes reports whether every change deletes, for messages.
+func onlyDeletes(changes []plan.Change) bool {
+	for _, c := range changes {
+		if !c.Delete {
+			return false
 		}
-		if (a.end == a.start) != (b.end == b.start) {
-			return a.end == a.start // an insertion before a replacement there
-		}
-		return a.depth > b.depth
-	})
-	var b strings.Builder
-	b.Grow(len(text) + 64)
-	pos := 0
-	for _, e := range edits {
-		if e.start < pos || e.end < e.start || e.end > len(text) {
-			return "", fmt.Errorf("two edits overlap")
-		}
-		b.WriteString(text[pos:e.start])
-		b.WriteString(e.text)
-		pos = e.end
 	}
-	b.WriteString(text[pos:])
-	return b.String(), nil
+	return true
 }

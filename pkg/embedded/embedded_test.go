@@ -304,3 +304,8 @@ func TestGet(t *testing.T) {
 		}
 	}
 }
+
+// mapOf makes the map {key: v}.
+func mapOf(key string, v *yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{str(key), v}}
+}

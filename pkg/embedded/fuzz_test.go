@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/encode"
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/locate"
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/scalartype"
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
@@ -102,16 +105,16 @@ func checkSurgical(t *testing.T, before, after string, path fieldpath.Path) {
 	if err != nil {
 		t.Fatalf("Set succeeded on text that does not parse: %v", err)
 	}
-	places, err := d.resolve(d.Root, path, 0, nil, nil, false, true)
+	places, err := d.Resolve(path, false, true)
 	if err != nil {
 		return // created something: no span to compare with
 	}
 	var spans [][2]int
 	for _, p := range places {
-		if p.kind != atNode || p.n.Kind != span.Scalar || p.n.End == p.n.Start {
+		if p.Kind != locate.AtNode || p.N.Kind != span.Scalar || p.N.End == p.N.Start {
 			return
 		}
-		spans = append(spans, [2]int{p.n.Start, p.n.End})
+		spans = append(spans, [2]int{p.N.Start, p.N.End})
 	}
 	// Walk the original text span by span: the text between spans must
 	// appear unchanged, in order, in the result.
@@ -153,8 +156,8 @@ func readsAs(v *yaml.Node, want string) bool {
 		return true
 	}
 	// A boolean kept as a boolean in JSON is written in lower case.
-	if b, ok := boolWord(want); ok && v.ShortTag() == span.BoolTag {
-		return jsonScalar(span.BoolTag, want) == v.Value || (b && v.Value == "true") || (!b && v.Value == "false")
+	if b, ok := scalartype.Bool(want); ok && v.ShortTag() == span.BoolTag {
+		return encode.JSONScalar(span.BoolTag, want) == v.Value || (b && v.Value == "true") || (!b && v.Value == "false")
 	}
 	return false
 }
@@ -190,11 +193,11 @@ func modelSet(v any, path fieldpath.Path, value string) (any, bool) {
 	if len(path) == 0 {
 		switch old := v.(type) {
 		case json.Number:
-			if isJSONNumber(value) {
+			if scalartype.IsNumber(value) {
 				return json.Number(value), true
 			}
 		case bool:
-			if b, ok := boolWord(value); ok {
+			if b, ok := scalartype.Bool(value); ok {
 				return b, true
 			}
 			_ = old

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/encode"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -169,7 +170,7 @@ func renderJSON(r *rand.Rand, n *yaml.Node, indent string) string {
 				}
 				v := n.Content[i]
 				if step == 2 {
-					b.WriteString(jsonQuote(n.Content[i].Value) + colon)
+					b.WriteString(encode.JSONQuote(n.Content[i].Value) + colon)
 					v = n.Content[i+1]
 				}
 				write(v, indent+unit)
@@ -179,7 +180,7 @@ func renderJSON(r *rand.Rand, n *yaml.Node, indent string) string {
 			}
 			b.WriteString(close)
 		default:
-			b.WriteString(jsonScalar(n.Tag, n.Value))
+			b.WriteString(encode.JSONScalar(n.Tag, n.Value))
 		}
 	}
 	write(n, indent)

@@ -1,22 +1,18 @@
 package embedpatch
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
-	"github.com/patchwork-krm/patchwork/pkg/generator/valuemerge"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
 	"github.com/patchwork-krm/patchwork/pkg/patch"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
+	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 )
 
 // Type is the kind of a patch: package patch's.
@@ -37,9 +33,9 @@ type Patch struct {
 	typ  Type
 	node *yaml.RNode    // merge and strategic
 	ops  *jsonpatch.Ops // json6902
-	// merge: the patch as the overlay of a JSON merge (json) and of a
-	// YAML one (yaml, the text as written).
-	json, yaml string
+	// json is a merge patch as JSON text: values it brings whole into a
+	// JSON document keep the spelling it gives them on one line.
+	json string
 	// fill is set for a merge or strategic patch that only fills what is missing
 	// (mode: default).
 	fill bool
@@ -56,24 +52,8 @@ func Parse(typ Type, text string, fill bool) (*Patch, error) {
 	}
 	d := docs[0]
 	p := &Patch{typ: d.Type, node: d.Node, ops: d.Ops, fill: fill}
-	if p.typ == Merge && !fill {
-		b, err := yamljson.Encode(d.Node.YNode())
-		if err != nil {
-			return nil, err
-		}
-		// Spread over lines, new objects are laid out as the document
-		// lays out its own (valuemerge); text already JSON keeps its own
-		// spelling.
-		if embedded.Check(text, embedded.JSON) == nil {
-			p.json = text
-		} else {
-			var ind bytes.Buffer
-			if err := json.Indent(&ind, b, "", "  "); err != nil {
-				return nil, err
-			}
-			p.json = ind.String()
-		}
-		p.yaml = text
+	if p.typ == Merge && !fill && embedded.Check(text, embedded.JSON) == nil {
+		p.json = text
 	}
 	return p, nil
 }
@@ -104,49 +84,42 @@ type Error struct{ Msg string }
 func (e *Error) Error() string { return e.Msg }
 
 // Apply patches the document held in text and returns the new text. Only
-// the bytes the patch changes are rewritten; a patch that changes nothing
-// returns text as it is.
+// the bytes the patch changes are rewritten (package valuemerge's Doc, the
+// one writer of every merge and patch into a string); a patch that changes
+// nothing returns text as it is.
 func (p *Patch) Apply(text string, o Options) (string, error) {
 	eo := embedded.Options{Where: o.Where, Format: o.Format, Secret: o.Secret}
 	roots, err := embedded.Get(text, nil, eo)
 	if err != nil {
 		return "", err
 	}
-	format := detect(text, o)
-	if p.typ == Merge && !p.fill {
-		return p.merge(text, format, o)
+	vo := valuemerge.Options{Format: valuemerge.YAML, Edit: eo}
+	if detect(text, o) == embedded.JSON {
+		vo.Format = valuemerge.JSON
+		if p.json != "" {
+			vo.Overlay = &valuemerge.Overlay{Text: p.json, Root: p.node.YNode()}
+		}
 	}
-	want := copyTree(roots[0])
-	if err := p.applyNodes(want, o); err != nil {
+	doc, err := valuemerge.Open(text, roots[0], vo)
+	if err != nil {
+		return "", &Error{Msg: err.Error()}
+	}
+	if err := p.applyNodes(doc.Want, o); err != nil {
 		return "", err
 	}
-	return write(text, roots[0], want, eo, format)
-}
-
-// copyTree deep-copies a document's nodes, its aliases pointing at the
-// copies of their anchors: a patch that changes an anchored value changes
-// what its aliases stand for, in the copy as in the text.
-func copyTree(root *yaml.Node) *yaml.Node {
-	copies := map[*yaml.Node]*yaml.Node{}
-	var cp func(n *yaml.Node) *yaml.Node
-	cp = func(n *yaml.Node) *yaml.Node {
-		c := *n
-		copies[n] = &c
-		if len(n.Content) > 0 {
-			c.Content = make([]*yaml.Node, len(n.Content))
-			for i, k := range n.Content {
-				c.Content[i] = cp(k)
-			}
-		}
-		return &c
+	out, err := doc.Write()
+	var me *valuemerge.MergeError
+	switch {
+	case errors.As(err, &me):
+		return "", &Error{Msg: me.Msg}
+	case errors.Is(err, valuemerge.ErrOtherKind):
+		return "", &Error{Msg: "the patch replaces the whole document with another kind of value; patch the field holding the string instead"}
+	case errors.Is(err, valuemerge.ErrNotInPlace) && !errors.As(err, new(*embedded.Error)):
+		// A value inherited through a YAML merge key that goes, say:
+		// the document is written whole from its new value.
+		return doc.WriteWhole()
 	}
-	out := cp(root)
-	for _, c := range copies {
-		if c.Kind == yaml.AliasNode && copies[c.Alias] != nil {
-			c.Alias = copies[c.Alias]
-		}
-	}
-	return out
+	return out, err
 }
 
 // detect is the format of text as package embedded reads it.
@@ -164,42 +137,6 @@ func detect(text string, o Options) embedded.Format {
 	return embedded.YAML
 }
 
-// merge is valuemerge's merge, the overlay written for the format.
-func (p *Patch) merge(text string, f embedded.Format, o Options) (string, error) {
-	vf, overlay := valuemerge.YAML, p.yaml
-	if f == embedded.JSON {
-		vf, overlay = valuemerge.JSON, p.json
-	}
-	out, err := valuemerge.Merge(vf, text, overlay)
-	var pe *valuemerge.ParseError
-	var me *valuemerge.MergeError
-	switch {
-	case errors.As(err, &pe):
-		what := "the string"
-		if len(o.Where) > 0 {
-			what = "the string at " + o.Where.String()
-		}
-		if pe.Which == "overlay" {
-			what = "the patch"
-		}
-		where := ""
-		if pe.Line > 0 {
-			where = fmt.Sprintf(" at line %d", pe.Line)
-			if pe.Column > 0 {
-				where += fmt.Sprintf(", column %d", pe.Column)
-			}
-		}
-		msg := pe.Msg
-		if o.Secret && pe.Which != "overlay" {
-			msg = "what is there is not shown (the text is secret)"
-		}
-		return "", &Error{Msg: fmt.Sprintf("%s is not %s a merge patch can go into%s: %s", what, f, where, msg)}
-	case errors.As(err, &me):
-		return "", &Error{Msg: me.Msg}
-	}
-	return out, err
-}
-
 // applyNodes applies a json6902 or strategic patch (or a merge patch that
 // fills defaults) to the document's nodes.
 func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
@@ -211,9 +148,9 @@ func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
 		}
 		return nil
 	case p.typ == Merge:
-		// A default merge patch: RFC 7386's rules (no list merges) with
-		// the default's (fill what is missing).
-		return smpError(smp.MergeWith(r, p.node, nil, smp.Options{Default: true}))
+		// RFC 7386: strategic merge without a schema (no list merges),
+		// filling only what is missing for a default.
+		return smpError(smp.MergeWith(r, p.node, nil, smp.Options{Default: p.fill}))
 	}
 	if err := smp.ValidateWith(p.node, o.Type, smp.Options{Default: p.fill}); err != nil {
 		return smpError(smp.Result{}, err)

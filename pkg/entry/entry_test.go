@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
@@ -82,14 +83,14 @@ func TestHeaderDecodes(t *testing.T) {
 		Patches []string `json:"patches"`
 	}
 	config := yaml.MustParse("apiVersion: fn.patchwork.dev/v1alpha1\nkind: MultiPatch\nmetadata: {name: x}\nstrict: true\nmergeKeys: [{path: spec.x, keys: [name]}]\npatches: [a]\n")
-	if err := fnrun.Decode(config, &c); err != nil {
+	if err := fnconfig.Decode(config, &c); err != nil {
 		t.Fatal(err)
 	}
 	if !c.Strict || c.Kind != "MultiPatch" || len(c.MergeKeys) != 1 || len(c.Patches) != 1 {
 		t.Errorf("decoded %+v", c)
 	}
 	config = yaml.MustParse("apiVersion: fn.patchwork.dev/v1alpha1\nkind: MultiPatch\nmetadata: {name: x}\nstrikt: true\n")
-	if err := fnrun.Decode(config, &c); err == nil || !strings.Contains(err.Error(), "strict") {
+	if err := fnconfig.Decode(config, &c); err == nil || !strings.Contains(err.Error(), "strict") {
 		t.Errorf("a misspelt field: got %v", err)
 	}
 }

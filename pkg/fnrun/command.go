@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/patchwork-krm/patchwork/internal/rlio"
 	"github.com/patchwork-krm/patchwork/internal/yamlerr"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"io"
 	"os"
 	"path/filepath"
@@ -82,7 +83,7 @@ Relative file paths in a config resolve against the config file's directory
 and must stay inside it, symbolic links included. Only regular files are
 read, up to 1Mi each (%s=8Mi raises the limit).
 Exit codes: 0 success, 1 the function reported errors (items unchanged), 2 bad input.
-`, strings.Join(f.Kinds, ", "), MaxFileSizeEnv)
+`, strings.Join(f.Kinds, ", "), fnconfig.MaxFileSizeEnv)
 	return b.String()
 }
 
@@ -130,9 +131,9 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 	items, lists := rlio.ExpandLists(items)
 	req := &Request{Items: items, Config: configs[0], ConfigDir: filepath.Dir(configPath),
 		ConfigDirWhy: "the directory of the config file " + configPath}
-	standaloneConfigs.Store(configs[0].YNode(), configPath)
+	forget := fnconfig.ReadFrom(configs[0], configPath)
 	outcome := f.Process(req)
-	standaloneConfigs.Delete(configs[0].YNode())
+	forget()
 	printResults(stderr, outcome.Results)
 	if outcome.Failed {
 		return 1

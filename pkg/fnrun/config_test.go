@@ -57,56 +57,6 @@ func indent(s string) string {
 	return strings.Join(lines, "") + "\n"
 }
 
-// A value of the wrong kind is named by its path and line, in the config's
-// words, never as Go struct fields ("cannot unmarshal number into Go struct
-// field Args.configMapGenerator.name of type string"), and without the
-// value (it may be a secret literal).
-func TestDecodeWrongKindOfValue(t *testing.T) {
-	type target struct {
-		Name string `json:"name"`
-	}
-	type entry struct {
-		Name    string   `json:"name"`
-		Files   []string `json:"files"`
-		Create  bool     `json:"create"`
-		Index   int      `json:"index"`
-		Target  *target  `json:"target"`
-		Options map[string]string
-	}
-	var into struct {
-		APIVersion string         `json:"apiVersion"`
-		Kind       string         `json:"kind"`
-		Metadata   map[string]any `json:"metadata"`
-		Entries    []entry        `json:"entries"`
-	}
-	cases := map[string]string{
-		"entries:\n- name: 123\n":         "entries[0].name: want a string, got a number (line 5); quote it to make it a string",
-		"entries:\n- name: true\n":        "entries[0].name: want a string, got a boolean (line 5)",
-		"entries:\n- files: a.txt\n":      "entries[0].files: want a list, got a string (line 5)",
-		"entries:\n- create: 'yes'\n":     "entries[0].create: want true or false, got a string (line 5)",
-		"entries:\n- index: one\n":        "entries[0].index: want a whole number, got a string (line 5)",
-		"entries:\n- target: [1]\n":       "entries[0].target: want a map, got a list (line 5)",
-		"entries:\n- target: {name: 7}\n": "entries[0].target.name: want a string, got a number (line 5)",
-		"entries: {a: b}\n":               "entries: want a list, got a map (line 4)",
-		"entries:\n- name: \"123\"\n  index: 3\n  create: true\n  files: [a]\n  target: {name: x}\n  name2: x\n": `entries[0]: unknown field "name2" (line 10)`,
-	}
-	for cfg, want := range cases {
-		head := "apiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata: {name: t}\n"
-		err := Decode(mustParse(t, head+cfg), &into)
-		if err == nil {
-			t.Errorf("%q: no error, want %q", cfg, want)
-			continue
-		}
-		msg := err.Error()
-		if !strings.Contains(msg, want) || strings.Contains(msg, "Go ") || strings.Contains(msg, "123") {
-			t.Errorf("%q:\n got %s\nwant %s", cfg, msg, want)
-		}
-	}
-	if err := Decode(mustParse(t, "apiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata: {name: t}\nentries:\n- name: ~\n  files: null\n"), &into); err != nil {
-		t.Errorf("null values: %v", err)
-	}
-}
-
 // An item whose apiVersion, kind, name or namespace is not a string was
 // passed through silently (never selected, or selected under an empty name).
 func TestMalformedItemIdentityIsAnError(t *testing.T) {

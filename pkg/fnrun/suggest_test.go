@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 )
 
 // Issue 14, "Suggest what was meant": a kind typo names the kind meant,
@@ -30,38 +32,23 @@ func TestKindTypoSuggestsKind(t *testing.T) {
 	}
 }
 
-// An unknown config field names the closest known one.
-func TestUnknownFieldSuggestsField(t *testing.T) {
-	type sel struct {
-		MatchLabels map[string]string `json:"matchLabels"`
+// A config of a type another function takes names that function (issue
+// 20), from the table the function hands over (Function.TakenBy), rather
+// than a kind it is near to; without the table, the nearest kind it is.
+func TestConfigOfAnotherFunctionNamesIt(t *testing.T) {
+	f := Function{Name: "structured-replacement", Kinds: []string{"fn.patchwork.dev/v1alpha1/StructuredReplacement"},
+		TakenBy: map[string]string{
+			"fn.patchwork.dev/v1alpha1/StructuredReplacement":  "structured-replacement",
+			"fn.patchwork.dev/v1alpha1/StructuredReplacements": "other",
+		}}
+	cfg := yaml.MustParse("apiVersion: fn.patchwork.dev/v1alpha1\nkind: StructuredReplacements\nmetadata: {name: a}\n")
+	want := "(a StructuredReplacements is other's config: run other with it)"
+	if err := f.checkKind(cfg); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v; want %q", err, want)
 	}
-	type entry struct {
-		Select     *sel     `json:"select"`
-		FieldPaths []string `json:"fieldPaths"`
-	}
-	var into struct {
-		APIVersion string         `json:"apiVersion"`
-		Kind       string         `json:"kind"`
-		Metadata   map[string]any `json:"metadata"`
-		Targets    []entry        `json:"targets"`
-	}
-	cfg := yaml.MustParse("apiVersion: x/v1\nkind: K\nmetadata: {name: n}\ntargets:\n- selector: {}\n- fieldPath: [a]\n- select: {matchLabel: {a: b}}\n- bogusfield: 1\n")
-	err := Decode(cfg, &into)
-	if err == nil {
-		t.Fatal("no error")
-	}
-	for _, want := range []string{
-		`targets[0]: unknown field "selector" (line 5); did you mean select?`,
-		`targets[1]: unknown field "fieldPath" (line 6); did you mean fieldPaths?`,
-		`targets[2].select: unknown field "matchLabel" (line 7); did you mean matchLabels?`,
-		`targets[3]: unknown field "bogusfield" (line 8)`,
-	} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("missing %q in\n%v", want, err)
-		}
-	}
-	if strings.Contains(err.Error(), `"bogusfield" (line 8);`) {
-		t.Errorf("a far-off field got a suggestion: %v", err)
+	f.TakenBy = nil
+	if err := f.checkKind(cfg); err == nil || !strings.Contains(err.Error(), "(did you mean StructuredReplacement?)") {
+		t.Errorf("without TakenBy: %v", err)
 	}
 }
 
@@ -110,7 +97,7 @@ func TestStandaloneUnknownFieldNamesFileAndLine(t *testing.T) {
 				Replicas int `json:"replicas"`
 			} `json:"spec"`
 		}
-		return Decode(r.Config, &into)
+		return fnconfig.Decode(r.Config, &into)
 	})
 	var out, errOut bytes.Buffer
 	Command(f, []string{path}, strings.NewReader(""), &out, &errOut)

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -116,18 +116,9 @@ type entry struct {
 	opts  Options // global options merged in
 }
 
-const (
-	apiVersion  = "fn.patchwork.dev/v1alpha1"
-	kindOwn     = "MergeValuesGenerator"
-	kindBuiltin = "builtin"
-)
-
-// Kinds are the accepted config types.
-var Kinds = []string{
-	apiVersion + "/" + kindOwn,
-	kindBuiltin + "/ConfigMapGenerator",
-	kindBuiltin + "/SecretGenerator",
-}
+// kindBuiltin is the apiVersion of kustomize's generators among the config
+// types the function accepts (fnkinds.MergeValuesGenerator).
+const kindBuiltin = "builtin"
 
 // entries decodes the config into the generators to run, in kustomize's
 // order: ConfigMaps, then Secrets.
@@ -135,7 +126,7 @@ func entries(config *yaml.RNode) ([]entry, error) {
 	var out []entry
 	if config.GetApiVersion() == kindBuiltin {
 		var c builtinConfig
-		if err := fnrun.Decode(config, &c); err != nil {
+		if err := fnconfig.Decode(config, &c); err != nil {
 			return nil, err
 		}
 		if c.Name == "" {
@@ -152,7 +143,7 @@ func entries(config *yaml.RNode) ([]entry, error) {
 		return out, nil
 	}
 	var c Config
-	if err := fnrun.Decode(config, &c); err != nil {
+	if err := fnconfig.Decode(config, &c); err != nil {
 		return nil, err
 	}
 	for i, a := range c.ConfigMapGenerator {

@@ -10,12 +10,14 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator/hash"
 	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
-	"github.com/patchwork-krm/patchwork/pkg/generator/valuemerge"
 	"github.com/patchwork-krm/patchwork/pkg/namerefs"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
+	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -37,10 +39,11 @@ const (
 
 // Function is the merge-values-generator function.
 var Function = fnrun.Function{
-	Name:  "merge-values-generator",
-	Short: "kustomize's configMapGenerator and secretGenerator, with mergeValues to deep-merge JSON/YAML values",
-	Kinds: Kinds,
-	Run:   transform,
+	Name:    fnkinds.MergeValuesGenerator.Name,
+	Short:   "kustomize's configMapGenerator and secretGenerator, with mergeValues to deep-merge JSON/YAML values",
+	Kinds:   fnkinds.MergeValuesGenerator.Kinds,
+	TakenBy: fnkinds.TakenBy(),
+	Run:     transform,
 }
 
 // transform is the function.
@@ -181,7 +184,7 @@ type valueRules map[string]valueRule
 
 type valueRule struct {
 	format valuemerge.Format
-	keyed  []valuemerge.KeyedList
+	keyed  []schema.ListKeys
 }
 
 // checkMergeValues validates the mergeValues list.
@@ -212,20 +215,17 @@ func checkMergeValues(e entry, behavior string) (valueRules, *framework.Result) 
 }
 
 // checkMergeKeys compiles a mergeValues entry's mergeKeys.
-func checkMergeKeys(where string, mv MergeValue, f valuemerge.Format) ([]valuemerge.KeyedList, *framework.Result) {
+func checkMergeKeys(where string, mv MergeValue, f valuemerge.Format) ([]schema.ListKeys, *framework.Result) {
 	if len(mv.MergeKeys) > 0 && !f.HasLists() {
 		return nil, fnrun.Errorf(where, nil, "mergeKeys", "key %q: mergeKeys apply to json and yaml values, not %s", mv.Key, f)
 	}
-	var out []valuemerge.KeyedList
+	var out []schema.ListKeys
 	for j, mk := range mv.MergeKeys {
 		field := fmt.Sprintf("mergeKeys[%d]", j)
 		if mk.Path == "" {
 			return nil, fnrun.Errorf(where, nil, field+".path", "missing path (the field path of the lists to merge by key, such as scrape_configs)")
 		}
 		p, err := fieldpath.Parse(mk.Path)
-		if err == nil {
-			err = valuemerge.CheckKeyedPath(p)
-		}
 		if err != nil {
 			return nil, fnrun.Errorf(where, nil, field+".path", "%v", err)
 		}
@@ -237,7 +237,11 @@ func checkMergeKeys(where string, mv MergeValue, f valuemerge.Format) ([]valueme
 				return nil, fnrun.Errorf(where, nil, field+".keys", "an empty key")
 			}
 		}
-		out = append(out, valuemerge.KeyedList{Path: p, Keys: mk.Keys})
+		l := schema.ListKeys{Path: p, Keys: mk.Keys}
+		if _, err := (*schema.Type)(nil).WithListKeys(l.Path, l.Keys); err != nil {
+			return nil, fnrun.Errorf(where, nil, field+".path", "%v", err)
+		}
+		out = append(out, l)
 	}
 	return out, nil
 }
@@ -261,7 +265,7 @@ func (r *run) load(e entry, formats valueRules) ([]kv.Pair, *framework.Result) {
 		}
 		src.Literals = append(src.Literals, kv.Pair{Key: key, Value: value, Source: where})
 	}
-	read := r.req.ReadFile
+	read := r.req.Files().ReadFile
 	if e.kind == "Secret" {
 		read = secretReader(r.req)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
-	"github.com/patchwork-krm/patchwork/pkg/generator/valuemerge"
+	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )

@@ -78,7 +78,7 @@ func field(m *yaml.Node, key string) *yaml.Node {
 // line, and each env line's value after the first "=".
 func secretReader(req *fnrun.Request) func(string) ([]byte, error) {
 	return func(path string) ([]byte, error) {
-		b, err := req.ReadFile(path)
+		b, err := req.Files().ReadFile(path)
 		if err != nil {
 			return nil, err
 		}

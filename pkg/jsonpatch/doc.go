@@ -15,7 +15,4 @@
 // meant; in a Secret, the keys of data and stringData are never listed.
 // A document holding YAML merge keys (<<) is patched as its readers see it,
 // with the merge keys expanded (package internal/mergekey).
-//
-// MergeValues is RFC 7386 on decoded Go values, as the RFC's pseudocode
-// says it: what merge-values-generator's merged text must mean.
 package jsonpatch

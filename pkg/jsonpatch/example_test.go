@@ -96,13 +96,3 @@ func ExampleMergePatch_Apply() {
 	//       - name: api
 	//         image: "registry.example.com/api:1.4"
 }
-
-// RFC 7386 on decoded values: a map merges into the target's, null
-// removes a key, anything else replaces.
-func ExampleMergeValues() {
-	target := map[string]any{"replicas": 1.0, "labels": map[string]any{"app": "api", "tier": "web"}}
-	patch := map[string]any{"replicas": 3.0, "labels": map[string]any{"tier": nil, "team": "payments"}}
-	fmt.Println(jsonpatch.MergeValues(target, patch))
-	// Output:
-	// map[labels:map[app:api team:payments] replicas:3]
-}

@@ -203,15 +203,3 @@ func withMergeKeys(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
 	}
 	return nil
 }
-
-// MergeValues is RFC 7386 on decoded values (maps, slices, scalars), as the
-// RFC's pseudocode says it: a patch that is not a map replaces the target;
-// a null member removes the key; a map member merges into the target's.
-// It is what merge-values-generator's results must mean. (Apply goes
-// through the evanphx library, which differs in one place: it also drops
-// null members of maps inside a list the patch brings; see
-// TestMergeValuesAndLibrary.)
-func MergeValues(target, patch any) any {
-	out, _ := mergeKeyed(target, patch, nil, nil) // no keyed lists: no errors
-	return out
-}

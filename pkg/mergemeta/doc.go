@@ -6,7 +6,7 @@
 // errors and takes directives exactly as a built-in one; multi-patch and
 // podspec-patch share this one reading of the two fields.
 //
-// Schema files are read through fnrun's ReadTree: confined to the config's
+// Schema files are read through fnconfig's ReadTree: confined to the config's
 // directory, size-limited, a directory's .yaml, .yml and .json files in
 // order. A built-in kind's rules never change: a CRD or an OpenAPI
 // definition of one is left out (as CRDs in the input are), and a

@@ -3,9 +3,10 @@ package mergemeta_test
 import (
 	"fmt"
 
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 )
@@ -13,8 +14,8 @@ import (
 // A declared key makes a HelmRelease's values.env merge by name.
 func ExampleMeta_TypeFor() {
 	items, _ := kio.FromBytes([]byte("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: api}\n"))
-	req := &fnrun.Request{Items: items}
-	meta, err := mergemeta.Load(req, mergemeta.Config{MergeKeys: []mergemeta.MergeKey{
+	var warnings framework.Results
+	meta, err := mergemeta.Load(fnconfig.Files{}, &warnings, mergemeta.Config{MergeKeys: []mergemeta.MergeKey{
 		{Set: selector.Set{Target: &selector.Selector{Kind: "HelmRelease"}}, Path: "spec.values.env", Keys: []string{"name"}},
 	}})
 	if err != nil {

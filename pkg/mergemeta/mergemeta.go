@@ -13,6 +13,7 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/yamlstream"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
@@ -49,8 +50,9 @@ type MergeKey struct {
 
 // Meta is a config's merge metadata, read and checked.
 type Meta struct {
-	req     *fnrun.Request
-	entry   string // the config's name for the fields' owner, for messages: "" or "patchesPodSpec"
+	files   fnconfig.Files
+	results *framework.Results // where warnings go
+	entry   string             // the config's name for the fields' owner, for messages: "" or "patchesPodSpec"
 	crds    []*yaml.RNode
 	openapi []openAPIDoc
 	decls   []decl
@@ -72,12 +74,13 @@ type decl struct {
 	keys []string
 }
 
-// Load reads the schema files and checks the declarations of c. Problems
-// the files have but a run can live with (a document that is no schema)
-// are warnings in req.Results; errors name the entry (schemas[0],
-// mergeKeys[1]) and the file.
-func Load(req *fnrun.Request, c Config) (*Meta, error) {
-	m := &Meta{req: req, types: map[typeKey]typed{}}
+// Load reads the schema files of c through files and checks its
+// declarations. Problems the files have but a run can live with (a
+// document that is no schema) are warnings appended to results, then and
+// when Schema is built; errors name the entry (schemas[0], mergeKeys[1])
+// and the file.
+func Load(files fnconfig.Files, results *framework.Results, c Config) (*Meta, error) {
+	m := &Meta{files: files, results: results, types: map[typeKey]typed{}}
 	var errs []error
 	for i, mk := range c.MergeKeys {
 		d, err := compileDecl(mk)
@@ -133,7 +136,7 @@ func (m *Meta) readSchemas(entry, path string) error {
 	if path == "" {
 		return fmt.Errorf("%s: path: give a file or a directory of CRDs or OpenAPI documents", entry)
 	}
-	files, err := m.req.ReadTree(path, schemaFile)
+	files, err := m.files.ReadTree(path, schemaFile)
 	if err != nil {
 		return fmt.Errorf("%s: %w", entry, err)
 	}
@@ -196,7 +199,7 @@ func (m *Meta) take(where string, d *yaml.Node) (int, error) {
 	case kind != "":
 		what = fmt.Sprintf("a %s %s, not a CustomResourceDefinition or an OpenAPI document", apiVersion, kind)
 	}
-	m.req.Results = append(m.req.Results, fnrun.Warningf("", nil, "", "%s: %s; skipped", where, what))
+	*m.results = append(*m.results, fnrun.Warningf("", nil, "", "%s: %s; skipped", where, what))
 	return 0, nil
 }
 
@@ -238,7 +241,7 @@ func (m *Meta) Schema(items []*yaml.RNode) (*schema.Schema, error) {
 		return nil, fmt.Errorf("reading CustomResourceDefinitions: %v", err)
 	}
 	for _, ic := range ignored {
-		m.req.Results = append(m.req.Results, fnrun.Warningf("", ic.CRD, "", "%s", ic))
+		*m.results = append(*m.results, fnrun.Warningf("", ic.CRD, "", "%s", ic))
 	}
 	for _, d := range m.openapi {
 		next, skipped, err := s.WithOpenAPI(d.node)
@@ -247,7 +250,7 @@ func (m *Meta) Schema(items []*yaml.RNode) (*schema.Schema, error) {
 			return nil, fmt.Errorf("%s: %v", d.where, err)
 		}
 		if len(skipped) > 0 {
-			m.req.Results = append(m.req.Results, &framework.Result{Severity: framework.Info,
+			*m.results = append(*m.results, &framework.Result{Severity: framework.Info,
 				Message: fmt.Sprintf("%s: left out %s known already (built-in, or defined by a CRD), whose rules stay: %s", d.where,
 					fnrun.Plural(len(skipped), "kind"), listSome(skipped))})
 		}

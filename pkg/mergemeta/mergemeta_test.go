@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 )
@@ -66,7 +67,7 @@ data:
   prometheus.yml: "scrape_configs: []"
 `
 
-func load(t *testing.T, c Config) (*Meta, *fnrun.Request, *selector.Index) {
+func load(t *testing.T, c Config) (*Meta, framework.Results, *selector.Index) {
 	t.Helper()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "crds"), 0o755)
@@ -75,16 +76,16 @@ func load(t *testing.T, c Config) (*Meta, *fnrun.Request, *selector.Index) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := &fnrun.Request{ConfigDir: dir, Items: nodes}
-	m, err := Load(req, c)
+	var results framework.Results
+	m, err := Load(fnconfig.Files{Dir: dir}, &results, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m, req, selector.NewIndex(nodes, nil)
+	return m, results, selector.NewIndex(nodes, nil)
 }
 
 func TestLoadReadsSchemaFilesAndDeclarations(t *testing.T) {
-	m, req, ix := load(t, Config{
+	m, results, ix := load(t, Config{
 		Schemas: []SchemaSource{{Path: "crds"}},
 		MergeKeys: []MergeKey{
 			{Set: selector.Set{Target: &selector.Selector{Kind: "HelmRelease"}}, Path: "spec.values.env", Keys: []string{"name"}},
@@ -92,7 +93,7 @@ func TestLoadReadsSchemaFilesAndDeclarations(t *testing.T) {
 		},
 	})
 	var warnings []string
-	for _, r := range req.Results {
+	for _, r := range results {
 		warnings = append(warnings, r.Message)
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "crds/widgets.yaml items[1]: an apiextensions.k8s.io/v1beta1 CustomResourceDefinition, which Kubernetes no longer serves") {
@@ -149,13 +150,12 @@ func TestDeclarationsCannotChangeBuiltInKinds(t *testing.T) {
 func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"), 0o644)
-	req := &fnrun.Request{ConfigDir: dir}
-	_, err := Load(req, Config{
+	_, err := Load(fnconfig.Files{Dir: dir}, new(framework.Results), Config{
 		Schemas:   []SchemaSource{{Path: "cm.yaml"}, {Path: ""}},
 		MergeKeys: []MergeKey{{Path: "spec.*.0.x", Keys: []string{"a"}}},
 	})
 	for _, want := range []string{
-		"mergeKeys[0]: path: spec.*.0: an index names one position",
+		"mergeKeys[0]: path: spec.*.0: an index names a position",
 		"schemas[0]: cm.yaml holds no CustomResourceDefinition",
 		"schemas[1]: path: give a file or a directory",
 	} {

@@ -4,16 +4,15 @@ import (
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/pkg/entry"
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
+	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// The config types the function accepts.
-const (
-	kindMultiPatch       = "fn.patchwork.dev/v1alpha1/MultiPatch"
-	kindPatchTransformer = "builtin/PatchTransformer"
-)
+// kindPatchTransformer is kustomize's PatchTransformer, the config type
+// multi-patch accepts besides its own (fnkinds.MultiPatch).
+var kindPatchTransformer = fnkinds.MultiPatch.Kinds[1]
 
 // Config is the MultiPatch function config.
 type Config struct {
@@ -80,7 +79,7 @@ type patchEntry struct {
 func decode(config *yaml.RNode) ([]patchEntry, entry.Header, error) {
 	if config.GetApiVersion()+"/"+config.GetKind() == kindPatchTransformer {
 		var pt patchTransformer
-		if err := fnrun.Decode(config, &pt); err != nil {
+		if err := fnconfig.Decode(config, &pt); err != nil {
 			return nil, entry.Header{}, err
 		}
 		p := Patch{Patch: pt.Patch, Path: pt.Path, Set: selector.Set{Target: pt.Target}}
@@ -97,7 +96,7 @@ func decode(config *yaml.RNode) ([]patchEntry, entry.Header, error) {
 		return []patchEntry{{name: "PatchTransformer " + config.GetName(), Patch: p}}, entry.Header{}, nil
 	}
 	var c Config
-	if err := fnrun.Decode(config, &c); err != nil {
+	if err := fnconfig.Decode(config, &c); err != nil {
 		return nil, entry.Header{}, err
 	}
 	if err := entry.Require(config, "patches", len(c.Patches)); err != nil {

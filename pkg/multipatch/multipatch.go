@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/pkg/entry"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
+	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
 	"github.com/patchwork-krm/patchwork/pkg/namerefs"
@@ -19,10 +21,11 @@ import (
 
 // Function is the multi-patch function.
 var Function = fnrun.Function{
-	Name:  "multi-patch",
-	Short: "apply strategic merge, JSON and merge patches to every resource a selector matches",
-	Kinds: []string{kindMultiPatch, kindPatchTransformer},
-	Run:   transform,
+	Name:    fnkinds.MultiPatch.Name,
+	Short:   "apply strategic merge, JSON and merge patches to every resource a selector matches",
+	Kinds:   fnkinds.MultiPatch.Kinds,
+	TakenBy: fnkinds.TakenBy(),
+	Run:     transform,
 }
 
 // maxErrors bounds the error results of one run: past that, more of the
@@ -45,7 +48,7 @@ func transform(req *fnrun.Request) error {
 	if err != nil {
 		return err
 	}
-	meta, err := mergemeta.Load(req, h.Config)
+	meta, err := mergemeta.Load(req.Files(), &req.Results, h.Config)
 	if err != nil {
 		return entry.Split(err)
 	}
@@ -132,7 +135,7 @@ func compile(req *fnrun.Request, e patchEntry) (*compiled, error) {
 // patchText is an entry's patch, inline or read from its file (named for
 // messages; "" when inline).
 func patchText(req *fnrun.Request, e patchEntry) (text, file string, err error) {
-	text, err = req.InlineOrFile(e.Patch.Patch, e.Path, e.File)
+	text, err = req.Files().InlineOrFile(e.Patch.Patch, e.Path, e.File)
 	if err != nil {
 		return "", "", err
 	}
@@ -150,7 +153,7 @@ func parseError(req *fnrun.Request, e patchEntry, text, file string, err error) 
 	if errors.Is(err, patch.ErrEmpty) && file != "" {
 		return emptyFile(file)
 	}
-	return req.SyntaxError(err, text, e.name, "patch", file)
+	return fnconfig.SyntaxError(req.Config, err, text, e.name, "patch", file)
 }
 
 // emptyFile is a patch file with no document, only comments or nothing:

@@ -6,12 +6,10 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/entry"
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
-
-const kindPodSpecPatch = "fn.patchwork.dev/v1alpha1/PodSpecPatch"
 
 // Config is the PodSpecPatch function config.
 type Config struct {
@@ -67,7 +65,7 @@ type PodSpecPath struct {
 
 func decode(config *yaml.RNode) (*Config, error) {
 	var c Config
-	if err := fnrun.Decode(config, &c); err != nil {
+	if err := fnconfig.Decode(config, &c); err != nil {
 		return nil, err
 	}
 	if err := entry.Require(config, "patchesPodSpec", len(c.PatchesPodSpec)); err != nil {

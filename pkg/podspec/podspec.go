@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/entry"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
+	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/mergemeta"
 	"github.com/patchwork-krm/patchwork/pkg/patch"
@@ -18,10 +20,11 @@ import (
 
 // Function is the podspec-patch function.
 var Function = fnrun.Function{
-	Name:  "podspec-patch",
-	Short: "apply one PodSpec patch (sidecars, service accounts, per-container edits) to every matching workload",
-	Kinds: []string{kindPodSpecPatch},
-	Run:   transform,
+	Name:    fnkinds.PodSpecPatch.Name,
+	Short:   "apply one PodSpec patch (sidecars, service accounts, per-container edits) to every matching workload",
+	Kinds:   fnkinds.PodSpecPatch.Kinds,
+	TakenBy: fnkinds.TakenBy(),
+	Run:     transform,
 }
 
 // The schema types PodSpec and container patches merge with.
@@ -59,7 +62,7 @@ func transform(req *fnrun.Request) error {
 	if err != nil {
 		return err
 	}
-	meta, err := mergemeta.Load(req, cfg.Config)
+	meta, err := mergemeta.Load(req.Files(), &req.Results, cfg.Config)
 	if err != nil {
 		return entry.Split(err)
 	}
@@ -206,7 +209,7 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 // checks them once against the PodSpec and Container schemas, so that no
 // workload is half patched.
 func (c *compiled) compilePatches(req *fnrun.Request, p Patch) error {
-	text, err := req.InlineOrFile(p.Patch, p.Path, p.File)
+	text, err := req.Files().InlineOrFile(p.Patch, p.Path, p.File)
 	if err != nil {
 		return err
 	}
@@ -243,7 +246,7 @@ func parseOne(req *fnrun.Request, name, field, file, text string, o patch.Option
 	o.Check = check
 	docs, err := patch.Parse(text, o)
 	if err != nil {
-		if serr := req.SyntaxError(err, text, name, field, file); serr != err {
+		if serr := fnconfig.SyntaxError(req.Config, err, text, name, field, file); serr != err {
 			return nil, serr
 		}
 		return nil, fmt.Errorf("%s: %w", field, err)

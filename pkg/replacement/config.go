@@ -13,6 +13,7 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -171,7 +172,7 @@ type fieldPath struct {
 }
 
 // compile checks a decoded config and resolves path entries.
-func compile(cfg *Config, req *fnrun.Request) ([]rule, error) {
+func compile(cfg *Config, files fnconfig.Files) ([]rule, error) {
 	var rules []rule
 	var errs framework.Results
 	for i, r := range cfg.Replacements {
@@ -189,7 +190,7 @@ func compile(cfg *Config, req *fnrun.Request) ([]rule, error) {
 			errs = append(errs, fnrun.Errorf(name, nil, "", "path cannot be combined with source, sources, sourceValue, template or targets"))
 			continue
 		}
-		loaded, err := loadFile(req, r.Path)
+		loaded, err := loadFile(files, r.Path)
 		if err != nil {
 			errs = append(errs, fnrun.Errorf(name, nil, "", "%v", err))
 			continue
@@ -445,22 +446,22 @@ func exact(s string) string {
 // loadFile reads replacements from a file named in the config: one
 // replacement, or a list of them, decoded as configs are (unknown fields
 // with the line in that file and the field probably meant).
-func loadFile(req *fnrun.Request, path string) ([]Replacement, error) {
-	b, err := req.ReadFile(path)
+func loadFile(files fnconfig.Files, path string) ([]Replacement, error) {
+	b, err := files.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	n, err := yaml.Parse(string(b))
 	if err != nil {
-		return nil, req.SyntaxError(err, string(b), "", "", path)
+		return nil, fnconfig.SyntaxError(nil, err, string(b), "", "", path)
 	}
 	if n.YNode().Kind == yaml.SequenceNode {
 		var list []Replacement
-		err = fnrun.DecodeFile(n, &list, path)
+		err = fnconfig.DecodeFile(n, &list, path)
 		return list, err
 	}
 	var one Replacement
-	if err := fnrun.DecodeFile(n, &one, path); err != nil {
+	if err := fnconfig.DecodeFile(n, &one, path); err != nil {
 		return nil, err
 	}
 	return []Replacement{one}, nil

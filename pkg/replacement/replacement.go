@@ -7,6 +7,8 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/entry"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
+	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
@@ -16,24 +18,21 @@ import (
 
 // Function is the structured-replacement function.
 var Function = fnrun.Function{
-	Name:  "structured-replacement",
-	Short: "kustomize replacements whose field paths reach into JSON and YAML held in strings, editing only the bytes replaced",
-	Kinds: []string{
-		"fn.patchwork.dev/v1alpha1/StructuredReplacement",
-		"builtin/ReplacementTransformer",
-		"fn.kpt.dev/v1alpha1/ApplyReplacements",
-	},
-	Run: transform,
+	Name:    fnkinds.StructuredReplacement.Name,
+	Short:   "kustomize replacements whose field paths reach into JSON and YAML held in strings, editing only the bytes replaced",
+	Kinds:   fnkinds.StructuredReplacement.Kinds,
+	TakenBy: fnkinds.TakenBy(),
+	Run:     transform,
 }
 
 // transform applies the replacements of req.Config to req.Items, in order: each
 // replacement sees the result of those before it.
 func transform(req *fnrun.Request) error {
 	var cfg Config
-	if err := fnrun.Decode(req.Config, &cfg); err != nil {
+	if err := fnconfig.Decode(req.Config, &cfg); err != nil {
 		return err
 	}
-	rules, err := compile(&cfg, req)
+	rules, err := compile(&cfg, req.Files())
 	if err != nil {
 		return err
 	}

@@ -58,6 +58,13 @@ func (e *DeclareError) Error() string {
 	return e.At + ": " + e.Msg
 }
 
+// ListKeys declares that the lists a path reaches merge by keys: the
+// fields that identify an element (a config's mergeKeys).
+type ListKeys struct {
+	Path fieldpath.Path
+	Keys []string
+}
+
 // WithListKeys returns t with the lists at path merged by keys, leaving t
 // itself (which may be shared, as the built-in types are) unchanged. A
 // path's segments are read as the schema reads a document:
@@ -122,7 +129,7 @@ func graft(t *Type, path fieldpath.Path, i int, keys []string) (*Type, error) {
 		err = c.graftCase(seg, path, i, keys)
 	default:
 		return nil, &DeclareError{At: path[:i+1].String(),
-			Msg: "an index names one position, which is not the same element in every resource; select elements with [key=value], or all of them with *"}
+			Msg: "an index names a position, not an element: positions change as elements are added, merged and removed; select elements with [key=value], or all of them with *"}
 	}
 	if err != nil {
 		return nil, err

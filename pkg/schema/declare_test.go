@@ -61,7 +61,7 @@ func TestWithListKeysRefuses(t *testing.T) {
 	}{
 		{"ports", []string{"name"}, "ports: its schema already merges this list by [port]"},
 		{"tags", []string{"name"}, "tags: its schema already merges this list as a set"},
-		{"spec.list.0.env", []string{"name"}, "spec.list.0: an index names one position"},
+		{"spec.list.0.env", []string{"name"}, "spec.list.0: an index names a position"},
 		{"spec.env", nil, "keys: give at least one field"},
 		{"spec.env", []string{"name", "name"}, `keys: "name" is listed twice`},
 	} {

@@ -1,6 +1,7 @@
 package smp
 
 import (
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -90,7 +91,7 @@ func (m *merger) elementKeys(pe *yaml.Node, keys []string, t *schema.Type, vals 
 		if v := lookup(pe, k); v != nil {
 			v = resolve(v)
 			if v.Kind == yaml.ScalarNode && !isNull(v) {
-				vals = append(vals, v.Value)
+				vals = append(vals, KeyValue(v))
 				continue
 			}
 			if !isNull(v) {
@@ -113,7 +114,7 @@ func keyOf(e *yaml.Node, k string, t *schema.Type) (string, bool) {
 	if v := lookup(e, k); v != nil {
 		v = resolve(v)
 		if v.Kind == yaml.ScalarNode && !isNull(v) {
-			return v.Value, true
+			return KeyValue(v), true
 		}
 		if !isNull(v) {
 			return "", false
@@ -122,8 +123,8 @@ func keyOf(e *yaml.Node, k string, t *schema.Type) (string, bool) {
 	return t.KeyDefault(k)
 }
 
-// matches reports whether document element e has the key values vals.
-// Values compare as text: 8080 and "8080" are the same port to a user.
+// matches reports whether document element e has the key values vals
+// (KeyValue: 8080 and "8080" are the same port to a user).
 func matches(e *yaml.Node, keys, vals []string, t *schema.Type) bool {
 	e = resolve(e)
 	if e.Kind != yaml.MappingNode {
@@ -165,6 +166,54 @@ func (m *merger) deleteMatching(d *yaml.Node, keys, vals []string, t *schema.Typ
 	}
 	clear(c[len(out):])
 	d.Content = out
+}
+
+// KeyValue is a merge key's value as elements are matched by it: a string
+// as it is, a number or a boolean as the value it reads as, written plain
+// (8080 and "8080", 00 and 0, 1.0 and 1 are one key; True is true). The
+// elements of every keyed list, in resources and in values held in
+// strings, are matched by this one rule.
+func KeyValue(v *yaml.Node) string {
+	switch tagOf(v) {
+	case yaml.NodeTagString:
+		return v.Value
+	case yaml.NodeTagInt:
+		if plainDecimal(v.Value) {
+			return v.Value
+		}
+	}
+	var x any
+	if v.Decode(&x) != nil {
+		return v.Value
+	}
+	switch x := x.(type) {
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case uint64:
+		return strconv.FormatUint(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return v.Value
+}
+
+// plainDecimal reports whether s is a decimal integer written as readers
+// write it back: no sign but -, no leading zero, no _.
+func plainDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || len(s) > 18 || s[0] == '0' && len(s) > 1 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func keyNames(keys []string) string {

@@ -62,7 +62,7 @@ func (m *merger) mergeMap(d, p *yaml.Node, t *schema.Type) error {
 // field merges one patch field (key node pk, value pv) into map d.
 func (m *merger) field(d, pk, pv *yaml.Node, t *schema.Type) error {
 	k := resolve(pk).Value
-	i := keyIndex(d, k)
+	i := keyIndexOf(d, pk)
 	var cur *yaml.Node
 	if i >= 0 {
 		cur = d.Content[i+1]

@@ -112,6 +112,28 @@ func keyIndex(m *yaml.Node, k string) int {
 	return -1
 }
 
+// keyIndexOf is keyIndex for a key node of the patch: where no key is
+// spelled alike, a key spelled otherwise that YAML readers take for the
+// same key (00 and 0, ~ and null, "1" and 1) is the one. Keys that read as
+// the strings they spell, as a resource's field names do, cost nothing
+// more.
+func keyIndexOf(m, pk *yaml.Node) int {
+	pk = resolve(pk)
+	if i := keyIndex(m, pk.Value); i >= 0 || pk.Kind != yaml.ScalarNode {
+		return i
+	}
+	if scalar.StringForAll(pk) && !scalar.NeedsQuotes(pk.Value) {
+		return -1 // read as the string it spells, by every reader
+	}
+	id := scalar.KeyForms(pk)[1]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if kn := resolve(m.Content[i]); kn.Kind == yaml.ScalarNode && scalar.KeyForms(kn)[1] == id {
+			return i
+		}
+	}
+	return -1
+}
+
 // lookup returns the value of field k of map m, or nil.
 func lookup(m *yaml.Node, k string) *yaml.Node {
 	if i := keyIndex(m, k); i >= 0 {

@@ -4,7 +4,8 @@
 // content are laid out. It is what lets package embedded change the bytes
 // of one value and no others.
 //
-// JSON is read by a strict RFC 8259 tokenizer of its own (encoding/json
+// A text is read as a Format, JSON or YAML (Parse), which the Tree
+// records. JSON is read by a strict RFC 8259 tokenizer of its own (encoding/json
 // does not tell where a value sits), which checks the whole text once and
 // builds the entries of a map or list only when Open asks for them. YAML is
 // parsed by yaml.v3, whose nodes tell where a value starts but not where it

@@ -113,11 +113,17 @@ type YAMLInfo struct {
 // Tree is a parsed document.
 type Tree struct {
 	Text string
-	Root *Node
+	// Format is what the text was read as.
+	Format Format
+	Root   *Node
 	// Newline is the line break the text uses.
 	Newline string
 	// Unit is a YAML document's indentation step (2 when it shows none).
 	Unit int
+	// TailBroken is set for a YAML text whose documents after the first
+	// do not parse (ParseYAML reads the first; Verify sees that an edit
+	// leaves the others as readable as they were).
+	TailBroken bool
 	// SeqIndented is 1 when a YAML document's block lists under a key are
 	// indented, -1 when they are not, 0 when the document does not say.
 	SeqIndented int

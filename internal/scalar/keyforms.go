@@ -1,0 +1,238 @@
+package scalar
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// KeyForms returns the identities a mapping key has for the readers: its
+// spelling (yaml.v3 refuses a map that repeats one), and the key each
+// reader ends up with once it resolves the scalar and, as Kubernetes
+// tools do, turns it into a JSON object key: yaml.v3's, yaml.v2's through
+// sigs.k8s.io/yaml, and a YAML 1.1 reader's. Two keys of one map that
+// share a form are duplicates for some reader. A key that is not a scalar
+// (a map or list used as a key) has no forms.
+func KeyForms(k *yaml.Node) []string {
+	if k.Kind == yaml.AliasNode && k.Alias != nil {
+		k = k.Alias
+	}
+	if k.Kind != yaml.ScalarNode {
+		return nil
+	}
+	forms := []string{"spelling\x00" + k.Value}
+	tag := k.ShortTag()
+	forms = append(forms, "v3\x00"+jsonKey12(tag, k))
+	if !isPlain(k) {
+		// quoted, a block scalar, or explicitly tagged: every reader
+		// takes the tag it was given
+		return append(forms, "v2\x00"+jsonKey12(tag, k), "1.1\x00"+jsonKey12(tag, k))
+	}
+	v2 := jsonKey12(tag, k)
+	if v2Booleans[k.Value] {
+		v2 = strconv.FormatBool(strings.ContainsRune("yYoO", rune(k.Value[0])) && !strings.EqualFold(k.Value, "off"))
+	} else if tag == "!!float" {
+		v2 = sigsFloat(k)
+	}
+	return append(forms, "v2\x00"+v2, "1.1\x00"+jsonKey11(k.Value))
+}
+
+// StringForAll reports whether every reader takes key k for the string it
+// spells: then two such keys are one key exactly when they are spelled
+// alike, and comparing spellings is enough.
+func StringForAll(k *yaml.Node) bool {
+	if k.Kind != yaml.ScalarNode {
+		return false
+	}
+	if !isPlain(k) {
+		return k.ShortTag() == "!!str"
+	}
+	return !NeedsQuotes(k.Value)
+}
+
+// ResolvedDuplicates calls report(i, j) for each key j of a mapping's
+// content (keys at even indexes) that a reader takes for the same key as
+// an earlier key i although the two are spelled differently (true and
+// True, 80 and 0x50). Maps whose keys are all strings cost one check per
+// key.
+func ResolvedDuplicates(content []*yaml.Node, report func(i, j int)) {
+	all := true
+	for i := 0; i+1 < len(content); i += 2 {
+		if !StringForAll(content[i]) {
+			all = false
+			break
+		}
+	}
+	if all {
+		return
+	}
+	first := map[string]int{}
+	for j := 0; j+1 < len(content); j += 2 {
+		forms := KeyForms(content[j])
+		reported := false
+		for _, f := range forms {
+			i, seen := first[f]
+			if !seen {
+				first[f] = j
+				continue
+			}
+			if !reported && content[i].Value != content[j].Value {
+				report(i, j)
+				reported = true
+			}
+		}
+	}
+}
+
+func isPlain(k *yaml.Node) bool {
+	return k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle|yaml.TaggedStyle) == 0 &&
+		(k.Tag == "" || k.Tag == Resolve12(k.Value))
+}
+
+// jsonKey12 is the JSON key of a scalar yaml.v3 resolved to tag.
+func jsonKey12(tag string, k *yaml.Node) string {
+	switch tag {
+	case "!!null":
+		return "null"
+	case "!!bool", "!!int", "!!float":
+		var v any
+		if err := k.Decode(&v); err != nil {
+			return k.Value
+		}
+		switch v := v.(type) {
+		case float64:
+			return formatFloat(v, 64)
+		default:
+			return formatAny(v)
+		}
+	}
+	return k.Value
+}
+
+// sigsFloat is the key sigs.k8s.io/yaml makes of a float: formatted with
+// float32 precision.
+func sigsFloat(k *yaml.Node) string {
+	var f float64
+	if err := k.Decode(&f); err != nil {
+		return k.Value
+	}
+	return formatFloat(f, 32)
+}
+
+func formatFloat(f float64, bits int) string {
+	switch {
+	case math.IsInf(f, 1):
+		return ".inf"
+	case math.IsInf(f, -1):
+		return "-.inf"
+	case math.IsNaN(f):
+		return ".nan"
+	}
+	return strconv.FormatFloat(f, 'g', -1, bits)
+}
+
+func formatAny(v any) string {
+	switch v := v.(type) {
+	case bool:
+		return strconv.FormatBool(v)
+	case int:
+		return strconv.Itoa(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case uint64:
+		return strconv.FormatUint(v, 10)
+	}
+	return ""
+}
+
+// jsonKey11 is the key a YAML 1.1 reader makes of a plain scalar: the
+// value it resolves to, written as JSON writes it.
+func jsonKey11(s string) string {
+	switch Resolve11(s) {
+	case "!!null":
+		return "null"
+	case "!!bool":
+		switch s[0] {
+		case 'y', 'Y', 't', 'T':
+			return "true"
+		case 'o', 'O':
+			return strconv.FormatBool(len(s) == 2) // on, not off
+		}
+		return "false"
+	case "!!int":
+		if n, ok := int11(s); ok {
+			return n.String()
+		}
+	case "!!float":
+		if f, ok := float11(s); ok {
+			return formatFloat(f, 64)
+		}
+	}
+	return s
+}
+
+// int11 reads a YAML 1.1 integer: underscores dropped, 0b binary, 0x hex,
+// a leading 0 octal, base 60 with ":".
+func int11(s string) (*big.Int, bool) {
+	s = strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "_", "")
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimLeft(s, "+-")
+	n := new(big.Int)
+	ok := true
+	switch {
+	case strings.HasPrefix(s, "0b"):
+		_, ok = n.SetString(s[2:], 2)
+	case strings.HasPrefix(s, "0x"):
+		_, ok = n.SetString(s[2:], 16)
+	case strings.Contains(s, ":"):
+		for _, part := range strings.Split(s, ":") {
+			d, err := strconv.Atoi(part)
+			if err != nil {
+				return nil, false
+			}
+			n.Mul(n, big.NewInt(60)).Add(n, big.NewInt(int64(d)))
+		}
+	case len(s) > 1 && s[0] == '0':
+		_, ok = n.SetString(s[1:], 8)
+	default:
+		_, ok = n.SetString(s, 10)
+	}
+	if neg {
+		n.Neg(n)
+	}
+	return n, ok
+}
+
+// float11 reads a YAML 1.1 float: underscores dropped, base 60 with ":",
+// infinities and NaN.
+func float11(s string) (float64, bool) {
+	s = strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "_", "")
+	switch strings.ToLower(strings.TrimLeft(s, "+")) {
+	case ".inf":
+		return math.Inf(1), true
+	case "-.inf":
+		return math.Inf(-1), true
+	case ".nan":
+		return math.NaN(), true
+	}
+	if strings.Contains(s, ":") {
+		neg := strings.HasPrefix(s, "-")
+		v := 0.0
+		for _, part := range strings.Split(strings.TrimLeft(s, "+-"), ":") {
+			d, err := strconv.ParseFloat(part, 64)
+			if err != nil {
+				return 0, false
+			}
+			v = v*60 + d
+		}
+		if neg {
+			v = -v
+		}
+		return v, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}

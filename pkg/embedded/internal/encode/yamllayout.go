@@ -1,0 +1,163 @@
+package encode
+
+import (
+	"strings"
+
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/scalartype"
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// YAMLLayout is how the YAML around an insertion point is laid out, which
+// new maps, lists and keys follow.
+type YAMLLayout struct {
+	Unit        int
+	SeqIndented bool // block lists under a key are indented by Unit
+	NL          string
+	Quote       bool // double-quote new strings and keys (JSON-like YAML)
+	Given       bool // Options.GivenStyle: keep the style of the nodes given
+	// KeyQuote is how the document quotes every key (span.Double,
+	// span.Single), which new keys follow, or span.Plain: as needed.
+	KeyQuote span.Style
+}
+
+// KeepFlow reports whether v is a map or list to write in flow style, as
+// it was given.
+func (l YAMLLayout) KeepFlow(v *yaml.Node) bool {
+	return l.Given && v.Style&yaml.FlowStyle != 0 && (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode)
+}
+
+// Key writes a new map key, in the document's key quoting.
+func (l YAMLLayout) Key(k string, inFlow bool) string {
+	if l.Quote || l.KeyQuote == span.Double {
+		return YAMLDoubleQuote(k)
+	}
+	if l.KeyQuote == span.Single {
+		if s, ok := YAMLSingleQuote(k); ok {
+			return s
+		}
+		return YAMLDoubleQuote(k)
+	}
+	return YAMLKey(k, inFlow)
+}
+
+// str writes the scalar v as a new value (in a flow collection when
+// inFlow).
+func (l YAMLLayout) str(v *yaml.Node, inFlow bool) string {
+	tag := scalartype.At(nil, v)
+	if l.Quote && tag == span.StrTag {
+		return YAMLDoubleQuote(v.Value)
+	}
+	if l.Given && tag == span.StrTag {
+		if s, ok := GivenQuote(v, inFlow); ok {
+			return s
+		}
+	}
+	return YAMLScalar(tag, v.Value, nil, inFlow, l.NL)
+}
+
+// Flow renders v in flow style ({a: 1, b: [x]}), for flow collections.
+func (l YAMLLayout) Flow(v *yaml.Node) string {
+	switch v.Kind {
+	case yaml.MappingNode:
+		parts := make([]string, 0, len(v.Content)/2)
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			parts = append(parts, l.Key(v.Content[i].Value, true)+": "+l.Flow(v.Content[i+1]))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case yaml.SequenceNode:
+		parts := make([]string, 0, len(v.Content))
+		for _, c := range v.Content {
+			parts = append(parts, l.Flow(c))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case yaml.AliasNode:
+		if v.Alias != nil {
+			return l.Flow(v.Alias)
+		}
+		return "null"
+	}
+	return l.str(v, true)
+}
+
+// AfterKey renders v as the value of a block map entry whose key sits at
+// column keyCol: " scalar", or a line break and the indented block.
+func (l YAMLLayout) AfterKey(v *yaml.Node, keyCol int) string {
+	if l.KeepFlow(v) {
+		return " " + l.Flow(v)
+	}
+	switch v.Kind {
+	case yaml.MappingNode:
+		if len(v.Content) == 0 {
+			return " {}"
+		}
+		col := keyCol + l.Unit
+		return l.NL + Spaces(col) + l.Block(v, col)
+	case yaml.SequenceNode:
+		if len(v.Content) == 0 {
+			return " []"
+		}
+		col := keyCol
+		if l.SeqIndented {
+			col += l.Unit
+		}
+		return l.NL + Spaces(col) + l.Block(v, col)
+	}
+	return " " + l.scalar(v)
+}
+
+// AfterDash renders v as a block list element after "-" at column dashCol.
+func (l YAMLLayout) AfterDash(v *yaml.Node, dashCol int) string {
+	if l.KeepFlow(v) {
+		return " " + l.Flow(v)
+	}
+	switch v.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		if len(v.Content) == 0 {
+			return " " + l.Flow(v)
+		}
+		return " " + l.Block(v, dashCol+2)
+	}
+	return " " + l.scalar(v)
+}
+
+// Block renders a non-empty map or list whose first line continues the
+// current line at column col and whose other lines start at col.
+func (l YAMLLayout) Block(v *yaml.Node, col int) string {
+	var b strings.Builder
+	switch v.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			if i > 0 {
+				b.WriteString(l.NL + Spaces(col))
+			}
+			b.WriteString(l.Key(v.Content[i].Value, false) + ":")
+			b.WriteString(l.AfterKey(v.Content[i+1], col))
+		}
+	case yaml.SequenceNode:
+		for i, c := range v.Content {
+			if i > 0 {
+				b.WriteString(l.NL + Spaces(col))
+			}
+			b.WriteString("-")
+			b.WriteString(l.AfterDash(c, col))
+		}
+	default:
+		b.WriteString(l.scalar(v))
+	}
+	return b.String()
+}
+
+// scalar writes a scalar, or what an alias stands for, in block context.
+func (l YAMLLayout) scalar(v *yaml.Node) string {
+	if v.Kind == yaml.AliasNode {
+		if v.Alias != nil {
+			return l.Flow(v.Alias)
+		}
+		return "null"
+	}
+	return l.str(v, false)
+}
+
+// Spaces is n spaces (none for n < 0).
+func Spaces(n int) string { return strings.Repeat(" ", max(n, 0)) }

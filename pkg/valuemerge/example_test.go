@@ -1,0 +1,59 @@
+package valuemerge_test
+
+import (
+	"fmt"
+
+	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
+)
+
+// A production overlay merged into an application.yaml: maps merge key by
+// key, a list is replaced, null deletes. Everything the overlay does not
+// touch, comments and blank lines included, stays as it was written.
+func ExampleMerge_yaml() {
+	base := `# application.yaml
+server:
+  port: 8080   # the pod's containerPort
+  hosts: [a.example.com]
+
+logging:
+  level: info
+  format: text
+`
+	overlay := `server:
+  hosts: [prod.example.com]
+logging:
+  level: warn
+  format: null
+tracing:
+  enabled: true
+`
+	out, err := valuemerge.Merge(valuemerge.YAML, base, overlay)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(out)
+	// Output:
+	// # application.yaml
+	// server:
+	//   port: 8080   # the pod's containerPort
+	//   hosts: [prod.example.com]
+	//
+	// logging:
+	//   level: warn
+	// tracing:
+	//   enabled: true
+}
+
+// JSON keeps its own spacing; null deletes "debug", and a new key follows
+// the existing ones, in the base's style.
+func ExampleMerge_json() {
+	out, err := valuemerge.Merge(valuemerge.JSON,
+		`{"db": {"host": "db.dev", "pool": 5}, "debug": true}`,
+		`{"db": {"host": "db.prod", "timeoutSeconds": 30}, "debug": null}`)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(out)
+	// Output:
+	// {"db": {"host": "db.prod", "pool": 5, "timeoutSeconds": 30}}
+}

@@ -1,0 +1,139 @@
+package valuemerge
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/patchwork-krm/patchwork/pkg/schema"
+)
+
+// Format is the syntax of a value.
+type Format string
+
+const (
+	JSON       Format = "json"
+	YAML       Format = "yaml"
+	Properties Format = "properties" // Java .properties
+	Env        Format = "env"        // kustomize's env files: KEY=value lines
+	TOML       Format = "toml"
+)
+
+// HasLists reports whether values of the format hold lists (mergeKeys
+// can apply).
+func (f Format) HasLists() bool { return f == JSON || f == YAML }
+
+// formatNames is what ParseFormat accepts, for messages.
+const formatNames = "json, yaml, properties, env or toml"
+
+// ParseFormat accepts json, yaml (yml), properties, env and toml, in any
+// case.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "json":
+		return JSON, nil
+	case "yaml", "yml":
+		return YAML, nil
+	case "properties":
+		return Properties, nil
+	case "env":
+		return Env, nil
+	case "toml":
+		return TOML, nil
+	case "":
+		return "", fmt.Errorf("format is missing; give %s", formatNames)
+	}
+	return "", fmt.Errorf("unknown format %q; give %s", s, formatNames)
+}
+
+// ParseError reports a value that is not valid in its format.
+type ParseError struct {
+	// Which is "base" or "overlay".
+	Which  string
+	Format Format
+	// Line and Column are 1-based; 0 when unknown.
+	Line, Column int
+	Msg          string
+}
+
+func (e *ParseError) Error() string {
+	where := ""
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		where = fmt.Sprintf(" at line %d, column %d", e.Line, e.Column)
+	case e.Line > 0:
+		where = fmt.Sprintf(" at line %d", e.Line)
+	}
+	return fmt.Sprintf("%s value is not valid %s%s: %s", e.Which, strings.ToUpper(string(e.Format)), where, e.Msg)
+}
+
+// MergeError is a merge the values cannot take, though both parse: a key
+// the merge must match is a map or a list.
+type MergeError struct{ Msg string }
+
+func (e *MergeError) Error() string { return e.Msg }
+
+// Merge returns base with overlay merged into it. An empty (or blank) base
+// counts as an empty map; a blank overlay is an error. The lists that
+// lists declare (JSON and YAML) merge by key instead of being replaced.
+func Merge(format Format, base, overlay string, lists ...schema.ListKeys) (string, error) {
+	switch format {
+	case JSON, YAML:
+		return mergeDoc(format, base, overlay, lists)
+	case Properties:
+		return mergeLines(format, readProperties, base, overlay)
+	case Env:
+		return mergeLines(format, readEnv, base, overlay)
+	case TOML:
+		return mergeTOML(base, overlay)
+	}
+	return "", fmt.Errorf("unknown format %q; give %s", format, formatNames)
+}
+
+// Check reports whether s is valid in format; which ("base", "overlay")
+// names it in the error.
+func Check(format Format, s, which string) error {
+	switch format {
+	case JSON:
+		return checkJSON(s, which)
+	case YAML:
+		_, err := parseYAML(s, which)
+		return err
+	case Properties:
+		es, err := readProperties(s, which)
+		if err == nil {
+			err = noRepeatedKey(format, es, which)
+		}
+		return err
+	case Env:
+		es, err := readEnv(s, which)
+		if err == nil {
+			err = noRepeatedKey(format, es, which)
+		}
+		return err
+	case TOML:
+		return checkTOML(s, which)
+	}
+	return fmt.Errorf("unknown format %q; give %s", format, formatNames)
+}
+
+// lineCol turns a byte offset into a 1-based line and column (in runes).
+func lineCol(s string, off int) (int, int) {
+	off = max(0, min(off, len(s)))
+	line := 1 + strings.Count(s[:off], "\n")
+	start := strings.LastIndexByte(s[:off], '\n') + 1
+	return line, 1 + len([]rune(s[start:off]))
+}
+
+// invalidUTF8 returns the offset of the first byte of s that is not UTF-8,
+// or -1.
+func invalidUTF8(s string) int {
+	for off := 0; off < len(s); {
+		r, size := utf8.DecodeRuneInString(s[off:])
+		if r == utf8.RuneError && size == 1 {
+			return off
+		}
+		off += size
+	}
+	return -1
+}

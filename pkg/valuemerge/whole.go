@@ -1,0 +1,190 @@
+package valuemerge
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/internal/yamljson"
+	"github.com/patchwork-krm/patchwork/internal/yamlstream"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+type ystyle struct {
+	unit    int
+	compact bool // sequences in mappings start at the key's column
+}
+
+// nullKeys spells empty nulls ("key:", "{0}") "null", keys and values
+// alike: the encoder would write an empty string.
+func nullKeys(n *yaml.Node) {
+	if isNull(n) && n.Value == "" {
+		n.Value, n.Tag, n.Style = "null", "!!null", 0
+	}
+	for _, c := range n.Content {
+		nullKeys(c)
+	}
+}
+
+// quoteAmbiguous quotes the plain strings of a document written whole that
+// YAML 1.1 readers would take for something else (12:30, on): the project's
+// one quoting rule (package scalar).
+func quoteAmbiguous(n *yaml.Node) {
+	scalar.QuoteIfNeeded(n)
+	for _, c := range n.Content {
+		quoteAmbiguous(c)
+	}
+}
+
+// hasAmbiguousPlain reports whether n holds a plain string quoteAmbiguous
+// would quote.
+func hasAmbiguousPlain(n *yaml.Node) bool {
+	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!str" && scalar.NeedsQuotes(n.Value) {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAmbiguousPlain(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func encodeYAML(n *yaml.Node, st ystyle) (string, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(st.unit)
+	if st.compact {
+		enc.CompactSeqIndent()
+	}
+	if err := enc.Encode(n); err != nil {
+		return "", err
+	}
+	if err := enc.Close(); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+func detectYAMLStyle(roots ...*yaml.Node) ystyle {
+	st := ystyle{}
+	seqKnown := false
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		switch n.Kind {
+		case yaml.MappingNode:
+			if n.Style&yaml.FlowStyle != 0 {
+				return
+			}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if v.Style&yaml.FlowStyle == 0 && v.Line > k.Line {
+					if st.unit == 0 && v.Kind == yaml.MappingNode && v.Column > k.Column {
+						st.unit = v.Column - k.Column
+					}
+					if !seqKnown && v.Kind == yaml.SequenceNode {
+						st.compact, seqKnown = v.Column == k.Column, true
+					}
+				}
+				walk(v)
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	if st.unit == 0 {
+		st.unit = 2
+	}
+	if !seqKnown {
+		st.compact = true
+	}
+	return st
+}
+
+func lineBreakOf(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return "\n"
+	}
+	return ""
+}
+
+// WriteWhole writes Want whole, where Write cannot write it as edits: YAML
+// encoded from the nodes in the text's indentation and sequence style, the
+// comments of the text's document and of the nodes kept, blank lines not,
+// strings YAML 1.1 readers misread plain quoted; JSON as the overlay wrote
+// it when that is the value, else laid out as the text lays out JSON. A
+// YAML text holding several documents is not written whole (the others
+// would go).
+func (d *Doc) WriteWhole() (string, error) {
+	if d.opts.Format == JSON {
+		return d.wholeJSON()
+	}
+	docs, err := yamlstream.Documents([]byte(d.text))
+	if err != nil || len(docs) != 1 {
+		return "", fmt.Errorf("%w: a text of several YAML documents is not written whole", ErrNotInPlace)
+	}
+	return d.wholeYAML(docs[0], detectYAMLStyle(d.old))
+}
+
+// wholeYAML encodes Want under the comments of document node comments, in
+// style. It ends in a line break when the text does, unless a block scalar
+// ending the document needs one, or the line breaks the encoder wrote.
+func (d *Doc) wholeYAML(comments *yaml.Node, style ystyle) (string, error) {
+	doc := *comments
+	doc.Content = []*yaml.Node{d.Want}
+	nullKeys(&doc)
+	quoteAmbiguous(&doc)
+	out, err := encodeYAML(&doc, style)
+	if err != nil {
+		return "", fmt.Errorf("internal error writing YAML (please report): %v", err)
+	}
+	stripped := strings.TrimRight(out, "\n")
+	for _, text := range []string{stripped + lineBreakOf(d.text), stripped + "\n", out} {
+		if readsAs(text, d.Want) {
+			return text, nil
+		}
+	}
+	return "", fmt.Errorf("internal error writing YAML (please report): the result does not parse back to the value")
+}
+
+// wholeJSON replaces the text's value, keeping the space around it: with
+// the overlay's text when that is the value, else with {} that Want's
+// entries are written into, laid out as JSON is laid out around them.
+func (d *Doc) wholeJSON() (string, error) {
+	if o := d.opts.Overlay; o != nil && sameMeaning(o.Root, d.Want) {
+		return splice(d.text, strings.TrimSpace(o.Text)), nil
+	}
+	if !isMap(d.Want) {
+		b, err := yamljson.Encode(d.Want)
+		if err != nil {
+			return "", fmt.Errorf("internal error writing JSON (please report): %v", err)
+		}
+		return splice(d.text, string(b)), nil
+	}
+	empty := &Doc{Want: d.Want, text: splice(d.text, "{}"), old: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}, opts: d.opts}
+	out, err := empty.Write()
+	if err != nil {
+		return "", fmt.Errorf("internal error writing JSON (please report): %v", err)
+	}
+	return out, nil
+}
+
+// splice puts value in the place of the text's value, between the space
+// before and after it.
+func splice(text, value string) string {
+	v := strings.TrimSpace(text)
+	i := strings.Index(text, v)
+	return text[:i] + value + text[i+len(v):]
+}
+
+// readsAs reports whether YAML text parses, as Check parses it, to want.
+func readsAs(text string, want *yaml.Node) bool {
+	d, err := parseYAML(text, "result")
+	return err == nil && sameMeaning(d.root, want)
+}

@@ -108,10 +108,8 @@ func Lookup(m *yaml.Node, key string) *yaml.Node {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
-	for j := 0; j+1 < len(m.Content); j += 2 {
-		if Resolve(m.Content[j]).Value == key {
-			return m.Content[j+1]
-		}
+	if j, _ := (Tree{}).Lookup(m, key); j >= 0 {
+		return m.Content[2*j+1]
 	}
 	return nil
 }

@@ -2,8 +2,10 @@ package generator
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -116,6 +118,22 @@ type entry struct {
 	opts  Options // global options merged in
 }
 
+// target is the namespace and name the generator gives, as "apps/api" or
+// "api".
+func (e entry) target() string {
+	if e.args.Namespace != "" {
+		return e.args.Namespace + "/" + e.args.Name
+	}
+	return e.args.Name
+}
+
+// describe names what the generator makes, as messages name a resource:
+// "v1 ConfigMap apps/api".
+func (e entry) describe() string { return "v1 " + e.kind + " " + e.target() }
+
+// mergeValuesAt is where mergeValues[i] of the generator is, for messages.
+func (e entry) mergeValuesAt(i int) string { return fmt.Sprintf("%s.mergeValues[%d]", e.where, i) }
+
 // kindBuiltin is the apiVersion of kustomize's generators among the config
 // types the function accepts (fnkinds.MergeValuesGenerator).
 const kindBuiltin = "builtin"
@@ -123,29 +141,18 @@ const kindBuiltin = "builtin"
 // entries decodes the config into the generators to run, in kustomize's
 // order: ConfigMaps, then Secrets.
 func entries(config *yaml.RNode) ([]entry, error) {
-	var out []entry
 	if config.GetApiVersion() == kindBuiltin {
-		var c builtinConfig
-		if err := fnconfig.Decode(config, &c); err != nil {
+		e, err := builtinEntry(config)
+		if err != nil {
 			return nil, err
 		}
-		if c.Name == "" {
-			c.Name = c.Metadata.Name
-		}
-		if c.Namespace == "" {
-			c.Namespace = c.Metadata.Namespace
-		}
-		kind := "ConfigMap"
-		if c.Kind == "SecretGenerator" {
-			kind = "Secret"
-		}
-		out = append(out, entry{where: c.Kind, kind: kind, args: c.Args, opts: mergeOptions(c.Options, nil)})
-		return out, nil
+		return []entry{e}, nil
 	}
 	var c Config
 	if err := fnconfig.Decode(config, &c); err != nil {
 		return nil, err
 	}
+	var out []entry
 	for i, a := range c.ConfigMapGenerator {
 		out = append(out, entry{where: fmt.Sprintf("configMapGenerator[%d]", i), kind: "ConfigMap", args: a, opts: mergeOptions(a.Options, c.GeneratorOptions)})
 	}
@@ -155,6 +162,23 @@ func entries(config *yaml.RNode) ([]entry, error) {
 	return out, nil
 }
 
+// builtinEntry decodes kustomize's ConfigMapGenerator or SecretGenerator
+// config: one generator, named by the config's metadata where it names
+// itself no name or namespace.
+func builtinEntry(config *yaml.RNode) (entry, error) {
+	var c builtinConfig
+	if err := fnconfig.Decode(config, &c); err != nil {
+		return entry{}, err
+	}
+	c.Name = cmp.Or(c.Name, c.Metadata.Name)
+	c.Namespace = cmp.Or(c.Namespace, c.Metadata.Namespace)
+	kind := "ConfigMap"
+	if c.Kind == "SecretGenerator" {
+		kind = "Secret"
+	}
+	return entry{where: c.Kind, kind: kind, args: c.Args, opts: mergeOptions(c.Options, nil)}, nil
+}
+
 // mergeOptions merges global options into a generator's as kustomize
 // does: the generator's labels and annotations win over global ones of the
 // same key; disableNameSuffixHash and immutable are on when either says so.
@@ -162,42 +186,30 @@ func mergeOptions(local, global *Options) Options {
 	var o Options
 	if local != nil {
 		o = *local
-		o.Labels = copyMap(local.Labels)
-		o.Annotations = copyMap(local.Annotations)
+		o.Labels = maps.Clone(local.Labels)
+		o.Annotations = maps.Clone(local.Annotations)
 	}
 	if global == nil {
 		return o
 	}
-	for k, v := range global.Labels {
-		if _, ok := o.Labels[k]; !ok {
-			if o.Labels == nil {
-				o.Labels = map[string]string{}
-			}
-			o.Labels[k] = v
-		}
-	}
-	for k, v := range global.Annotations {
-		if _, ok := o.Annotations[k]; !ok {
-			if o.Annotations == nil {
-				o.Annotations = map[string]string{}
-			}
-			o.Annotations[k] = v
-		}
-	}
+	o.Labels = withDefaults(o.Labels, global.Labels)
+	o.Annotations = withDefaults(o.Annotations, global.Annotations)
 	o.DisableNameSuffixHash = o.DisableNameSuffixHash || global.DisableNameSuffixHash
 	o.Immutable = o.Immutable || global.Immutable
 	return o
 }
 
-func copyMap(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
+// withDefaults adds to m (made when needed) the keys of defaults it lacks.
+func withDefaults(m, defaults map[string]string) map[string]string {
+	for k, v := range defaults {
+		if _, ok := m[k]; !ok {
+			if m == nil {
+				m = map[string]string{}
+			}
+			m[k] = v
+		}
 	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
+	return m
 }
 
 // jsonShape describes a JSON value by its type, for messages that must not
@@ -209,12 +221,7 @@ func jsonShape(b []byte) string {
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		if len(v) != 1 {
-			return fmt.Sprintf("a map with %d keys", len(v))
-		}
-		for k := range v {
-			return fmt.Sprintf("a map whose value for %q is not a string", k)
-		}
+		return mapShape(v)
 	case []any:
 		return "a list"
 	case float64:
@@ -223,6 +230,18 @@ func jsonShape(b []byte) string {
 		return "a boolean"
 	case nil:
 		return "null"
+	}
+	return "this value"
+}
+
+// mapShape describes a map that is not a literal: not one key, or one
+// whose value is not a string.
+func mapShape(m map[string]any) string {
+	if len(m) != 1 {
+		return fmt.Sprintf("a map with %d keys", len(m))
+	}
+	for k := range m {
+		return fmt.Sprintf("a map whose value for %q is not a string", k)
 	}
 	return "this value"
 }

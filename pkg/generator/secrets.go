@@ -10,65 +10,79 @@ import (
 
 // knowSecretLiterals registers the literals of every secretGenerator in
 // the config with the runner before anything else reads the config, so
-// that no message, a config decoding error included, shows one. The raw
-// nodes are read: the config has not been decoded yet.
+// that no message, a config decoding error included, shows one.
 func knowSecretLiterals(req *fnrun.Request) {
-	if req.Config == nil {
-		return
-	}
-	root := req.Config.YNode()
-	if root == nil || root.Kind != yaml.MappingNode {
-		return
-	}
-	if req.Config.GetApiVersion() == kindBuiltin {
-		if req.Config.GetKind() == "SecretGenerator" {
-			knowLiterals(req, field(root, "literals"))
-		}
-		return
-	}
-	if gens := field(root, "secretGenerator"); gens != nil {
-		for _, g := range gens.Content {
-			knowLiterals(req, field(g, "literals"))
-		}
+	for _, lits := range secretLiterals(req.Config) {
+		knowLiterals(req, lits)
 	}
 }
 
-// knowLiterals registers literal values: "key=value" strings (the value,
-// and the whole text, quotes and all) and one-entry maps (their values).
-func knowLiterals(req *fnrun.Request, lits *yaml.Node) {
-	if lits == nil {
-		return
-	}
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		switch n.Kind {
-		case yaml.ScalarNode:
-			req.Secret(n.Value)
-			if _, v, ok := strings.Cut(n.Value, "="); ok {
-				req.Secret(v, strings.Trim(v, `"'`))
-			}
-		case yaml.MappingNode:
-			for i := 1; i < len(n.Content); i += 2 {
-				walk(n.Content[i])
-			}
-		case yaml.SequenceNode:
-			for _, c := range n.Content {
-				walk(c)
-			}
-		}
-	}
-	walk(lits)
-}
-
-// field returns the value of a map's key, or nil.
-func field(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
+// secretLiterals are the literals of the config's secretGenerators, read
+// from the raw nodes: the config has not been decoded yet.
+func secretLiterals(config *yaml.RNode) []*yaml.Node {
+	if root := config.YNode(); root == nil || root.Kind != yaml.MappingNode {
 		return nil
 	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
+	if config.GetApiVersion() == kindBuiltin {
+		if config.GetKind() == "SecretGenerator" {
+			return []*yaml.Node{fieldNode(config, "literals")}
 		}
+		return nil
+	}
+	gens := fieldNode(config, "secretGenerator")
+	if gens == nil {
+		return nil
+	}
+	var lits []*yaml.Node
+	for _, g := range gens.Content {
+		lits = append(lits, fieldNode(yaml.NewRNode(g), "literals"))
+	}
+	return lits
+}
+
+// fieldNode is the value of a map's field, or nil.
+func fieldNode(m *yaml.RNode, name string) *yaml.Node {
+	if f := m.Field(name); f != nil {
+		return f.Value.YNode()
+	}
+	return nil
+}
+
+// knowLiterals registers the literals at or below n: "key=value" strings
+// and the values of one-entry maps.
+func knowLiterals(req *fnrun.Request, n *yaml.Node) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.ScalarNode {
+		knowLiteral(req, n.Value)
+		return
+	}
+	for _, c := range values(n) {
+		knowLiterals(req, c)
+	}
+}
+
+// knowLiteral registers a literal: the whole text and, after its first
+// "=", the value, quotes and all and without them.
+func knowLiteral(req *fnrun.Request, s string) {
+	req.Secret(s)
+	if _, v, ok := strings.Cut(s, "="); ok {
+		req.Secret(v, strings.Trim(v, `"'`))
+	}
+}
+
+// values are the values of a map, the elements of a list, or nothing.
+func values(n *yaml.Node) []*yaml.Node {
+	switch n.Kind {
+	case yaml.MappingNode:
+		var vs []*yaml.Node
+		for i := 1; i < len(n.Content); i += 2 {
+			vs = append(vs, n.Content[i])
+		}
+		return vs
+	case yaml.SequenceNode:
+		return n.Content
 	}
 	return nil
 }

@@ -28,42 +28,85 @@ func pathHint(doc []byte, path string, needLast bool, v view) string {
 	if segs == nil {
 		return ""
 	}
+	w := pointerWalk{segs: segs, needLast: needLast, v: v}
 	cur := root
-	for i, seg := range segs {
-		last := i == len(segs)-1
-		at := joinPointer(segs[:i])
-		switch c := cur.(type) {
-		case map[string]any:
-			next, ok := c[seg]
-			if ok {
-				cur = next
-				continue
-			}
-			if last && !needLast {
-				return ""
-			}
-			return missingKey(c, segs, i, v.displayAt(at), v.secret && (v.embedded || isSecretData(segs[:i])))
-		case []any:
-			if seg == "-" && last && !needLast {
-				return ""
-			}
-			n, err := strconv.Atoi(seg)
-			switch {
-			case err != nil || seg != strconv.Itoa(n):
-				return fmt.Sprintf("%s is a list: a JSON patch path selects its elements by index (0 to %d), not %q", v.displayAt(at), len(c)-1, seg)
-			case n < len(c):
-				cur = c[n]
-				continue
-			case last && !needLast && n == len(c):
-				return ""
-			}
-			return fmt.Sprintf("%s has %s, so there is no index %d", v.displayAt(at), elements(len(c)), n)
-		default:
-			return fmt.Sprintf("%s is %s, not a map or list, so %s cannot go into it", v.displayAt(at), valueName(c), strconv.Quote(seg))
+	for i := range segs {
+		next, hint, stop := w.step(cur, i)
+		if stop {
+			return hint
 		}
+		cur = next
 	}
 	return ""
 }
+
+// pointerWalk follows a pointer's segments through a decoded document.
+type pointerWalk struct {
+	segs     []string
+	needLast bool // the operation needs the last step there (not add)
+	v        view
+}
+
+// step goes from cur, the value at segs[:i], to the value at segs[:i+1].
+// It stops where that is not there: with the hint saying why, or with ""
+// when the operation may add it.
+func (w pointerWalk) step(cur any, i int) (next any, hint string, stop bool) {
+	switch c := cur.(type) {
+	case map[string]any:
+		return w.mapStep(c, i)
+	case []any:
+		return w.listStep(c, i)
+	}
+	return nil, fmt.Sprintf("%s is %s, not a map or list, so %s cannot go into it", w.at(i), valueName(cur), strconv.Quote(w.segs[i])), true
+}
+
+func (w pointerWalk) mapStep(m map[string]any, i int) (any, string, bool) {
+	if next, ok := m[w.segs[i]]; ok {
+		return next, "", false
+	}
+	if w.adds(i) {
+		return nil, "", true
+	}
+	hide := w.v.secret && (w.v.embedded || isSecretData(w.segs[:i]))
+	return nil, missingKey(m, w.segs, i, w.at(i), hide), true
+}
+
+// listStep takes an index, or "-" (the end) where the operation adds.
+func (w pointerWalk) listStep(l []any, i int) (any, string, bool) {
+	seg := w.segs[i]
+	if seg == "-" && w.adds(i) {
+		return nil, "", true
+	}
+	n, err := strconv.Atoi(seg)
+	switch {
+	case err != nil || seg != strconv.Itoa(n):
+		return nil, fmt.Sprintf("%s is a list: a JSON patch path selects its elements by index (0 to %d), not %q", w.at(i), len(l)-1, seg), true
+	case w.adds(i) && n == len(l):
+		return nil, "", true
+	}
+	if e, ok := element(l, n); ok {
+		return e, "", false
+	}
+	return nil, fmt.Sprintf("%s has %s, so there is no index %d", w.at(i), elements(len(l)), n), true
+}
+
+// element is l[n], a negative n counted from the end as the library counts
+// it (-1 is the last element).
+func element(l []any, n int) (any, bool) {
+	if n < 0 {
+		n += len(l)
+	}
+	if n < 0 || n >= len(l) {
+		return nil, false
+	}
+	return l[n], true
+}
+
+// adds reports whether segment i is the last and the operation adds it.
+func (w pointerWalk) adds(i int) bool { return i == len(w.segs)-1 && !w.needLast }
+
+// at names, as messages do, where segment i is looked up.
+func (w pointerWalk) at(i int) string { return w.v.displayAt(joinPointer(w.segs[:i])) }
 
 // missingKey says that map m at path at (as messages name it) lacks
 // segs[i], naming the nearest key and those there unless hide is set.

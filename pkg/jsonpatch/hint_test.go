@@ -31,6 +31,21 @@ func TestPathTypoHints(t *testing.T) {
 	}
 }
 
+// The library counts a negative index from the end of a list (-1 is the
+// last element); the hint does too, where it used to index the list with it
+// and panic (an internal error).
+func TestPathHintsNegativeIndex(t *testing.T) {
+	for patch, want := range map[string]string{
+		`[{op: replace, path: /spec/template/spec/containers/-1/nme, value: x}]`:  `op[0] replace /spec/template/spec/containers/-1/nme: /spec/template/spec/containers/-1 has no key "nme" (did you mean /spec/template/spec/containers/-1/name? keys there: image, name)`,
+		`[{op: replace, path: /spec/template/spec/containers/-3/name, value: x}]`: `op[0] replace /spec/template/spec/containers/-3/name: /spec/template/spec/containers has 2 elements, so there is no index -3`,
+	} {
+		_, err := apply(t, patch, false)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s:\n got  %v\n want %s", patch, err, want)
+		}
+	}
+}
+
 // In a Secret, the keys of data and stringData are neither listed nor
 // suggested: they say what the Secret holds.
 func TestPathHintsKeepSecretKeys(t *testing.T) {

@@ -39,6 +39,8 @@ func ParseOps(doc *yaml.RNode) (*Ops, error) {
 	return &Ops{patch: p}, nil
 }
 
+// checkOp checks one operation: a map with a known op and the fields
+// that op needs.
 func checkOp(op *yaml.Node) error {
 	if op.Kind != yaml.MappingNode {
 		return fmt.Errorf("an operation is a map with op and path")
@@ -51,16 +53,11 @@ func checkOp(op *yaml.Node) error {
 	if n := fields["op"]; n != nil {
 		kind = n.Value
 	}
-	need := []string{"path"}
-	switch kind {
-	case "add", "replace", "test":
-		need = append(need, "value")
-	case "remove":
-	case "move", "copy":
-		need = append(need, "from")
-	case "":
+	need, known := opFields[kind]
+	switch {
+	case kind == "":
 		return fmt.Errorf(`missing "op"`)
-	default:
+	case !known:
 		return fmt.Errorf("unknown op %q (want add, remove, replace, move, copy or test)", kind)
 	}
 	for _, f := range need {
@@ -68,16 +65,29 @@ func checkOp(op *yaml.Node) error {
 			return fmt.Errorf(`%s: missing %q`, kind, f)
 		}
 	}
-	// path "" is the whole document; the library's own errors for it read
-	// "%!w(<nil>)" and "Go value of type map[string]*jsonpatch.lazyNode".
-	if p := fields["path"]; p.Kind == yaml.ScalarNode && p.Value == "" {
-		switch kind {
-		case "remove":
-			return fmt.Errorf(`remove "": path "" is the whole resource, which a JSON patch cannot remove`)
-		case "add", "replace":
-			if v := yamltree.Resolve(fields["value"]); v.Kind != yaml.MappingNode {
-				return fmt.Errorf(`%s "": path "" is the whole resource, so the value must be a map, not %s`, kind, yamltree.Describe(v))
-			}
+	return checkWholeDocument(kind, fields)
+}
+
+// opFields are the fields each op needs beside op.
+var opFields = map[string][]string{
+	"add": {"path", "value"}, "replace": {"path", "value"}, "test": {"path", "value"},
+	"remove": {"path"},
+	"move":   {"path", "from"}, "copy": {"path", "from"},
+}
+
+// checkWholeDocument refuses, with a message, what no operation can do to
+// path "", the whole document: the library's own errors for it read
+// "%!w(<nil>)" and "Go value of type map[string]*jsonpatch.lazyNode".
+func checkWholeDocument(kind string, fields map[string]*yaml.Node) error {
+	if p := fields["path"]; p.Kind != yaml.ScalarNode || p.Value != "" {
+		return nil
+	}
+	switch kind {
+	case "remove":
+		return fmt.Errorf(`remove "": path "" is the whole resource, which a JSON patch cannot remove`)
+	case "add", "replace":
+		if v := yamltree.Resolve(fields["value"]); v.Kind != yaml.MappingNode {
+			return fmt.Errorf(`%s "": path "" is the whole resource, so the value must be a map, not %s`, kind, yamltree.Describe(v))
 		}
 	}
 	return nil

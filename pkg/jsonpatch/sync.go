@@ -45,32 +45,36 @@ func hintField(hint *yaml.Node, key string) *yaml.Node {
 
 // orderLike puts the keys of a new subtree in the order the hint has them.
 func orderLike(n, hint *yaml.Node) {
-	if hint == nil {
-		return
-	}
 	switch {
+	case hint == nil:
 	case n.Kind == yaml.MappingNode && hint.Kind == yaml.MappingNode:
-		rank := map[string]int{}
-		for i := 0; i+1 < len(hint.Content); i += 2 {
-			rank[hint.Content[i].Value] = i/2 + 1
-		}
-		pairs := make([][2]*yaml.Node, 0, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			pairs = append(pairs, [2]*yaml.Node{n.Content[i], n.Content[i+1]})
-		}
-		sort.SliceStable(pairs, func(a, b int) bool {
-			ra, rb := rank[pairs[a][0].Value], rank[pairs[b][0].Value]
-			return ra != 0 && (rb == 0 || ra < rb)
-		})
-		n.Content = n.Content[:0]
-		for _, p := range pairs {
-			orderLike(p[1], hintField(hint, p[0].Value))
-			n.Content = append(n.Content, p[0], p[1])
-		}
+		orderMap(n, hint)
 	case n.Kind == yaml.SequenceNode && hint.Kind == yaml.SequenceNode && len(n.Content) == len(hint.Content):
 		for i := range n.Content {
 			orderLike(n.Content[i], unwrap(hint.Content[i]))
 		}
+	}
+}
+
+// orderMap puts a map's keys in the hint's order, those it lacks after
+// them as they were, and orders each value likewise.
+func orderMap(n, hint *yaml.Node) {
+	rank := map[string]int{}
+	for i := 0; i+1 < len(hint.Content); i += 2 {
+		rank[hint.Content[i].Value] = i/2 + 1
+	}
+	pairs := make([][2]*yaml.Node, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		pairs = append(pairs, [2]*yaml.Node{n.Content[i], n.Content[i+1]})
+	}
+	sort.SliceStable(pairs, func(a, b int) bool {
+		ra, rb := rank[pairs[a][0].Value], rank[pairs[b][0].Value]
+		return ra != 0 && (rb == 0 || ra < rb)
+	})
+	n.Content = n.Content[:0]
+	for _, p := range pairs {
+		orderLike(p[1], hintField(hint, p[0].Value))
+		n.Content = append(n.Content, p[0], p[1])
 	}
 }
 
@@ -89,50 +93,54 @@ func plain(n *yaml.Node) {
 	}
 }
 
+// syncNode makes dst equal to want: containers synced key by key or
+// element by element, a scalar changed in place, anything else replaced.
 func syncNode(dst, want, hint *yaml.Node) {
-	if dst.Kind == yaml.DocumentNode {
-		dst = dst.Content[0]
-	}
-	if want.Kind == yaml.DocumentNode {
-		want = want.Content[0]
-	}
-	if dst.Kind == yaml.AliasNode {
-		// an alias whose value did not change stays an alias
-		if !equalNode(dst, want) {
-			replaceKeepComments(dst, want)
-			orderLike(dst, hint)
-		}
-		return
-	}
+	dst, want = unwrap(dst), unwrap(want)
 	switch {
-	case dst.Kind == yaml.MappingNode && want.Kind == yaml.MappingNode:
+	case dst.Kind == yaml.AliasNode && equalNode(dst, want):
+		// an alias whose value did not change stays an alias
+	case dst.Kind == yaml.AliasNode || dst.Kind != want.Kind:
+		replaceKeepComments(dst, want, hint)
+	case dst.Kind == yaml.MappingNode:
 		syncMap(dst, want, hint)
-	case dst.Kind == yaml.SequenceNode && want.Kind == yaml.SequenceNode:
+	case dst.Kind == yaml.SequenceNode:
 		syncSeq(dst, want, hint)
-	case dst.Kind == yaml.ScalarNode && want.Kind == yaml.ScalarNode:
-		if !sameScalar(dst, want) {
-			style := dst.Style
-			dst.Value, dst.Tag = want.Value, want.Tag
-			// Keep a quote style the new value can still use; a number
-			// replacing a quoted string must lose its quotes.
-			if want.Tag != "!!str" || style == yaml.LiteralStyle || style == yaml.FoldedStyle {
-				style = 0
-			}
-			dst.Style = style
-			scalar.QuoteIfNeeded(dst)
-		}
+	case dst.Kind == yaml.ScalarNode:
+		syncScalar(dst, want)
 	default:
-		replaceKeepComments(dst, want)
-		orderLike(dst, hint)
+		replaceKeepComments(dst, want, hint)
 	}
 }
 
-func replaceKeepComments(dst, want *yaml.Node) {
+// syncScalar gives dst want's value, unless it is the same value spelt
+// otherwise.
+func syncScalar(dst, want *yaml.Node) {
+	if sameScalar(dst, want) {
+		return
+	}
+	style := dst.Style
+	dst.Value, dst.Tag = want.Value, want.Tag
+	// Keep a quote style the new value can still use; a number
+	// replacing a quoted string must lose its quotes.
+	if want.Tag != "!!str" || style == yaml.LiteralStyle || style == yaml.FoldedStyle {
+		style = 0
+	}
+	dst.Style = style
+	scalar.QuoteIfNeeded(dst)
+}
+
+// replaceKeepComments makes dst a copy of want, keys in the hint's order,
+// with dst's comments.
+func replaceKeepComments(dst, want, hint *yaml.Node) {
 	head, line, foot := dst.HeadComment, dst.LineComment, dst.FootComment
 	*dst = *want
 	dst.HeadComment, dst.LineComment, dst.FootComment = head, line, foot
+	orderLike(dst, hint)
 }
 
+// syncMap keeps the keys of dst that want has, in their places, each value
+// synced; the others are gone.
 func syncMap(dst, want, hint *yaml.Node) {
 	wantVals := make(map[string]*yaml.Node, len(want.Content)/2)
 	for i := 0; i+1 < len(want.Content); i += 2 {
@@ -151,7 +159,12 @@ func syncMap(dst, want, hint *yaml.Node) {
 		kept = append(kept, k, v)
 	}
 	dst.Content = kept
-	// New keys are appended: those the hint names in its order, then the rest.
+	appendNew(dst, want, seen, hint)
+}
+
+// appendNew appends the keys of want that dst lacks (seen holds those it
+// has): those the hint names in its order, then the rest.
+func appendNew(dst, want *yaml.Node, seen map[string]bool, hint *yaml.Node) {
 	var added []*yaml.Node
 	for i := 0; i+1 < len(want.Content); i += 2 {
 		if !seen[want.Content[i].Value] {
@@ -172,46 +185,76 @@ func syncMap(dst, want, hint *yaml.Node) {
 // no other container takes them); what is left is synced position by
 // position when neither side has a name, or taken from the new list.
 func syncSeq(dst, want, hint *yaml.Node) {
-	old := dst.Content
-	used := make([]bool, len(old))
-	out := make([]*yaml.Node, len(want.Content))
+	s := seqSync{old: dst.Content, want: want.Content, hint: hint,
+		used: make([]bool, len(dst.Content)), out: make([]*yaml.Node, len(want.Content))}
+	s.matchEqual()
+	for i := range s.want {
+		if s.out[i] == nil {
+			s.place(i)
+		}
+	}
+	dst.Content = s.out
+}
+
+// seqSync is one syncSeq: out[i] becomes the node for want[i], an old one
+// (used) or the new one.
+type seqSync struct {
+	old, want, out []*yaml.Node
+	used           []bool
+	hint           *yaml.Node
+}
+
+// matchEqual keeps, for each new element in order, the first unused old
+// element equal to it after the last one kept.
+func (s *seqSync) matchEqual() {
 	next := 0
-	for i, w := range want.Content {
-		for j := next; j < len(old); j++ {
-			if !used[j] && equalNode(old[j], w) {
-				used[j], out[i], next = true, old[j], j+1
+	for i, w := range s.want {
+		for j := next; j < len(s.old); j++ {
+			if !s.used[j] && equalNode(s.old[j], w) {
+				s.used[j], s.out[i], next = true, s.old[j], j+1
 				break
 			}
 		}
 	}
-	hintAt := func(i int) *yaml.Node {
-		if hint != nil && hint.Kind == yaml.SequenceNode && len(hint.Content) == len(want.Content) {
-			return unwrap(hint.Content[i])
-		}
-		return nil
+}
+
+// place fills out[i] with its partner, synced to want[i], or with want[i].
+func (s *seqSync) place(i int) {
+	w := s.want[i]
+	if j := s.partner(i); j >= 0 {
+		s.used[j], s.out[i] = true, s.old[j]
+		syncNode(s.old[j], w, s.hintAt(i))
+		return
 	}
-	for i, w := range want.Content {
-		if out[i] != nil {
-			continue
-		}
-		if name := elementName(w); name != "" {
-			for j := range old {
-				if !used[j] && elementName(old[j]) == name {
-					used[j], out[i] = true, old[j]
-					syncNode(old[j], w, hintAt(i))
-					break
-				}
+	orderLike(w, s.hintAt(i))
+	s.out[i] = w
+}
+
+// partner is the unused old element that becomes want[i]: the first with
+// its name or, when it has none, the one at its position if of its kind
+// and without a name either; -1 when there is none.
+func (s *seqSync) partner(i int) int {
+	w := s.want[i]
+	if name := elementName(w); name != "" {
+		for j := range s.old {
+			if !s.used[j] && elementName(s.old[j]) == name {
+				return j
 			}
-		} else if i < len(old) && !used[i] && old[i].Kind == w.Kind && elementName(old[i]) == "" {
-			used[i], out[i] = true, old[i]
-			syncNode(old[i], w, hintAt(i))
 		}
-		if out[i] == nil {
-			orderLike(w, hintAt(i))
-			out[i] = w
-		}
+		return -1
 	}
-	dst.Content = out
+	if i < len(s.old) && !s.used[i] && s.old[i].Kind == w.Kind && elementName(s.old[i]) == "" {
+		return i
+	}
+	return -1
+}
+
+// hintAt is the hint for want[i], when the hint is a list as long.
+func (s *seqSync) hintAt(i int) *yaml.Node {
+	if s.hint != nil && s.hint.Kind == yaml.SequenceNode && len(s.hint.Content) == len(s.want) {
+		return unwrap(s.hint.Content[i])
+	}
+	return nil
 }
 
 // elementName is the name of a list element that is a map with a scalar
@@ -238,6 +281,9 @@ func sameScalar(a, b *yaml.Node) bool {
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
+// equalNode compares an original node (an alias stands for its value)
+// with a new one as JSON values: map key order and scalar spellings do not
+// matter.
 func equalNode(a, b *yaml.Node) bool {
 	a = yamltree.Resolve(a)
 	if a.Kind != b.Kind {
@@ -247,30 +293,38 @@ func equalNode(a, b *yaml.Node) bool {
 	case yaml.ScalarNode:
 		return sameScalar(a, b)
 	case yaml.MappingNode:
-		if len(a.Content) != len(b.Content) {
-			return false
-		}
-		bv := make(map[string]*yaml.Node, len(b.Content)/2)
-		for i := 0; i+1 < len(b.Content); i += 2 {
-			bv[b.Content[i].Value] = b.Content[i+1]
-		}
-		for i := 0; i+1 < len(a.Content); i += 2 {
-			w, ok := bv[a.Content[i].Value]
-			if !ok || !equalNode(a.Content[i+1], w) {
-				return false
-			}
-		}
-		return true
+		return equalMap(a, b)
 	case yaml.SequenceNode:
-		if len(a.Content) != len(b.Content) {
-			return false
-		}
-		for i := range a.Content {
-			if !equalNode(a.Content[i], b.Content[i]) {
-				return false
-			}
-		}
-		return true
+		return equalSeq(a, b)
 	}
 	return false
+}
+
+func equalMap(a, b *yaml.Node) bool {
+	if len(a.Content) != len(b.Content) {
+		return false
+	}
+	bv := make(map[string]*yaml.Node, len(b.Content)/2)
+	for i := 0; i+1 < len(b.Content); i += 2 {
+		bv[b.Content[i].Value] = b.Content[i+1]
+	}
+	for i := 0; i+1 < len(a.Content); i += 2 {
+		w, ok := bv[a.Content[i].Value]
+		if !ok || !equalNode(a.Content[i+1], w) {
+			return false
+		}
+	}
+	return true
+}
+
+func equalSeq(a, b *yaml.Node) bool {
+	if len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !equalNode(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
 }

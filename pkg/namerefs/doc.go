@@ -4,7 +4,7 @@
 // transformer does.
 //
 // The rules are those of kustomize v5.8.2's namereference config, read from
-// its source and written as a table here (rules below): ConfigMap and
+// its source and written as a table (rules.go): ConfigMap and
 // Secret from pod specs and a few other kinds, ServiceAccount,
 // PersistentVolumeClaim and PriorityClass from pod specs, ServiceAccount
 // from RoleBinding/ClusterRoleBinding subjects, Service, Role, ClusterRole,

@@ -103,23 +103,7 @@ func buildBuiltin() *Schema {
 	}
 	for i := 1; i < len(builtinTypes); i++ {
 		row, t := &builtinTypes[i], &types[i]
-		if len(row.fields) > 0 {
-			t.Fields = make(map[string]*Type, len(row.fields))
-			for _, f := range row.fields {
-				t.Fields[f.name] = ref(f.typ)
-			}
-		}
-		t.Elem = ref(row.elem)
-		t.Strategy = row.strategy
-		t.Keys = row.keys
-		if len(row.defaults) > 0 {
-			t.KeyDefaults = make(map[string]string, len(row.defaults)/2)
-			for j := 0; j+1 < len(row.defaults); j += 2 {
-				t.KeyDefaults[row.defaults[j]] = row.defaults[j+1]
-			}
-		}
-		t.RetainKeys = row.retainKeys
-		t.ReplaceMap = row.replaceMap
+		row.fill(t, ref)
 		if row.name != "" {
 			s.named[row.name] = t
 		}
@@ -129,4 +113,25 @@ func buildBuiltin() *Schema {
 		s.shapes[kindKey{k.apiVersion, k.kind}] = Shape{row: k.shape}
 	}
 	return s
+}
+
+// fill makes t the Type of the row, ref turning its references into Types.
+func (row *tableType) fill(t *Type, ref func(uint16) *Type) {
+	if len(row.fields) > 0 {
+		t.Fields = make(map[string]*Type, len(row.fields))
+		for _, f := range row.fields {
+			t.Fields[f.name] = ref(f.typ)
+		}
+	}
+	t.Elem = ref(row.elem)
+	t.Strategy = row.strategy
+	t.Keys = row.keys
+	if len(row.defaults) > 0 {
+		t.KeyDefaults = make(map[string]string, len(row.defaults)/2)
+		for j := 0; j+1 < len(row.defaults); j += 2 {
+			t.KeyDefaults[row.defaults[j]] = row.defaults[j+1]
+		}
+	}
+	t.RetainKeys = row.retainKeys
+	t.ReplaceMap = row.replaceMap
 }

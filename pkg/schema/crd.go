@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -47,40 +48,55 @@ const maxSchemaDepth = 200
 // kind the receiver knows (at any version) is left out, and returned among
 // the ignored CRDs for the caller to warn about.
 func (s *Schema) WithCRDs(items []*yaml.RNode) (*Schema, []IgnoredCRD, error) {
-	var ext *Schema
-	var ignored []IgnoredCRD
-	definedBy := map[kindKey]string{}
-	meta := s.Named(objectMetaName)
+	x := &crdExtension{base: s, definedBy: map[kindKey]string{}, meta: s.Named(objectMetaName)}
 	for _, item := range items {
 		if !isCRD(item) {
 			continue
 		}
-		name := crdName(item)
-		kinds, err := crdKinds(item.YNode(), meta)
-		if err != nil {
-			return nil, nil, fmt.Errorf("CustomResourceDefinition %q: %w", name, err)
+		if err := x.add(item); err != nil {
+			return nil, nil, err
 		}
-		if k, ok := s.redefines(kinds); ok {
-			ignored = append(ignored, IgnoredCRD{CRD: item, Kind: k})
-			continue
-		}
-		if ext == nil {
-			ext = &Schema{kinds: map[kindKey]*Type{}, base: s}
-		}
-		for _, k := range kinds {
-			if other, ok := definedBy[k.key]; ok && other != name {
-				return nil, nil, fmt.Errorf("CustomResourceDefinition %q: %s %s is also defined by CustomResourceDefinition %q",
-					name, k.key.apiVersion, k.key.kind, other)
-			}
-			definedBy[k.key] = name
-			ext.kinds[k.key] = k.root
-		}
-		ext.addCRDShapes(item.YNode()) // field names, for typos in patches: crdshape.go
 	}
-	if ext == nil {
-		return s, ignored, nil
+	if x.ext == nil {
+		return s, x.ignored, nil
 	}
-	return ext, ignored, nil
+	return x.ext, x.ignored, nil
+}
+
+// crdExtension is what WithCRDs builds: the Schema of the CRDs' kinds over
+// base, made for the first CRD that adds one, and the CRDs left out.
+type crdExtension struct {
+	base, ext *Schema
+	ignored   []IgnoredCRD
+	definedBy map[kindKey]string // the CRD defining each kind
+	meta      *Type              // ObjectMeta
+}
+
+// add reads one CRD's kinds into ext, unless one of them is a kind base
+// knows.
+func (x *crdExtension) add(item *yaml.RNode) error {
+	name := crdName(item)
+	kinds, err := crdKinds(item.YNode(), x.meta)
+	if err != nil {
+		return fmt.Errorf("CustomResourceDefinition %q: %w", name, err)
+	}
+	if k, ok := x.base.redefines(kinds); ok {
+		x.ignored = append(x.ignored, IgnoredCRD{CRD: item, Kind: k})
+		return nil
+	}
+	if x.ext == nil {
+		x.ext = &Schema{kinds: map[kindKey]*Type{}, base: x.base}
+	}
+	for _, k := range kinds {
+		if other, ok := x.definedBy[k.key]; ok && other != name {
+			return fmt.Errorf("CustomResourceDefinition %q: %s %s is also defined by CustomResourceDefinition %q",
+				name, k.key.apiVersion, k.key.kind, other)
+		}
+		x.definedBy[k.key] = name
+		x.ext.kinds[k.key] = k.root
+	}
+	x.ext.addCRDShapes(item.YNode()) // field names, for typos in patches: crdshape.go
+	return nil
 }
 
 // IgnoredCRD is a CustomResourceDefinition WithCRDs left out because it
@@ -141,22 +157,13 @@ type crdKind struct {
 
 // crdKinds reads the served versions of one CRD.
 func crdKinds(crd *yaml.Node, meta *Type) ([]crdKind, error) {
-	spec := field(crd, "spec")
-	group, err := requiredString(spec, "spec", "group")
+	group, kind, versions, err := crdNames(crd)
 	if err != nil {
 		return nil, err
-	}
-	kind, err := requiredString(field(spec, "names"), "spec.names", "kind")
-	if err != nil {
-		return nil, err
-	}
-	versions := field(spec, "versions")
-	if versions == nil || versions.Kind != yaml.SequenceNode || len(versions.Content) == 0 {
-		return nil, fmt.Errorf("spec.versions: want a non-empty list")
 	}
 	var kinds []crdKind
-	w := walker{done: map[*yaml.Node]*Type{}, active: map[*yaml.Node]bool{}}
-	for i, v := range versions.Content {
+	w := newWalker(nil)
+	for i, v := range versions {
 		path := fmt.Sprintf("spec.versions[%d]", i)
 		v = yamltree.Resolve(v)
 		if v == nil || v.Kind != yaml.MappingNode {
@@ -166,42 +173,79 @@ func crdKinds(crd *yaml.Node, meta *Type) ([]crdKind, error) {
 		if err != nil {
 			return nil, err
 		}
-		if served := field(v, "served"); served != nil && served.Kind == yaml.ScalarNode && served.Value == "false" {
+		if !served(v) {
 			continue
 		}
-		root := &Type{} // a known kind, even without anything to merge
-		if schema := field(field(v, "schema"), "openAPIV3Schema"); schema != nil {
-			t, err := w.walk(schema, path+".schema.openAPIV3Schema", 0)
-			if err != nil {
-				return nil, err
-			}
-			if t != nil {
-				*root = *t // a copy: t may be shared through YAML aliases
-			}
+		t, err := w.versionSchema(v, path)
+		if err != nil {
+			return nil, err
 		}
-		if meta != nil {
-			fields := make(map[string]*Type, len(root.Fields)+1)
-			for k, f := range root.Fields {
-				fields[k] = f
-			}
-			fields["metadata"] = meta
-			root.Fields = fields
-		}
-		kinds = append(kinds, crdKind{kindKey{group + "/" + version, kind}, root})
+		kinds = append(kinds, crdKind{kindKey{group + "/" + version, kind}, rootType(t, meta)})
 	}
 	return kinds, nil
 }
 
-// walker converts the schemas of one CRD. YAML aliases can make a schema
-// node appear many times, or inside itself: each node is converted once (the
-// Types are read-only, so sharing them is safe) and a node inside itself is
-// an error.
+// crdNames reads a CRD's group, kind and versions, which it must have.
+func crdNames(crd *yaml.Node) (group, kind string, versions []*yaml.Node, err error) {
+	spec := field(crd, "spec")
+	if group, err = requiredString(spec, "spec", "group"); err != nil {
+		return "", "", nil, err
+	}
+	if kind, err = requiredString(field(spec, "names"), "spec.names", "kind"); err != nil {
+		return "", "", nil, err
+	}
+	vs := field(spec, "versions")
+	if vs == nil || vs.Kind != yaml.SequenceNode || len(vs.Content) == 0 {
+		return "", "", nil, fmt.Errorf("spec.versions: want a non-empty list")
+	}
+	return group, kind, vs.Content, nil
+}
+
+// served reports whether a CRD version is served: a version without
+// "served" counts as served, its schema still the best knowledge.
+func served(v *yaml.Node) bool { return scalar(field(v, "served")) != "false" }
+
+// versionSchema converts a CRD version's openAPIV3Schema (nil when it has
+// none).
+func (w *walker) versionSchema(v *yaml.Node, path string) (*Type, error) {
+	schema := field(field(v, "schema"), "openAPIV3Schema")
+	if schema == nil {
+		return nil, nil
+	}
+	return w.walk(schema, path+".schema.openAPIV3Schema", 0)
+}
+
+// rootType is the root Type of a kind whose schema converts to t (nil when
+// nothing merges differently: still a known kind): a copy, since t may be
+// shared through YAML aliases, whose metadata is meta, the built-in
+// ObjectMeta, as the API server has it.
+func rootType(t, meta *Type) *Type {
+	root := &Type{}
+	if t != nil {
+		*root = *t
+	}
+	if meta != nil {
+		fields := make(map[string]*Type, len(root.Fields)+1)
+		maps.Copy(fields, root.Fields)
+		fields["metadata"] = meta
+		root.Fields = fields
+	}
+	return root
+}
+
+// walker converts the schemas of one CRD, or of one OpenAPI document. YAML
+// aliases can make a schema node appear many times, or inside itself: each
+// node is converted once (the Types are read-only, so sharing them is safe)
+// and a node inside itself is an error.
 type walker struct {
-	done   map[*yaml.Node]*Type
-	active map[*yaml.Node]bool
+	memo[*Type]
 	// refs resolves the $ref of an OpenAPI document (openapi.go); nil in
 	// a CRD, whose schemas have none.
 	refs *refResolver
+}
+
+func newWalker(refs *refResolver) walker {
+	return walker{memo: newMemo[*Type](), refs: refs}
 }
 
 // walk converts one JSON schema node. It returns nil when nothing below the
@@ -214,34 +258,59 @@ func (w *walker) walk(n *yaml.Node, path string, depth int) (*Type, error) {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: want a schema (a map)", path)
 	}
-	if w.refs != nil {
-		target, err := w.refs.resolve(n, path)
-		if err != nil {
-			return nil, err
-		}
-		if target != n && w.active[target] {
-			// A definition inside itself (JSONSchemaProps): what is
-			// below is known where the definition is, not here.
-			return nil, nil
-		}
-		n = target
-	}
-	if t, ok := w.done[n]; ok {
-		return t, nil
-	}
-	if w.active[n] {
-		return nil, fmt.Errorf("%s: the schema contains itself (through a YAML alias)", path)
-	}
-	w.active[n] = true
-	t, err := w.convert(n, path, depth)
-	delete(w.active, n)
-	if err != nil {
+	n, inside, err := w.follow(n, path)
+	if err != nil || inside {
 		return nil, err
 	}
-	w.done[n] = t
-	return t, nil
+	return w.once(n,
+		func() (*Type, error) { return w.convert(n, path, depth) },
+		func() (*Type, error) {
+			return nil, fmt.Errorf("%s: the schema contains itself (through a YAML alias)", path)
+		})
 }
 
+// follow resolves n's $ref in an OpenAPI document. A definition inside
+// itself (JSONSchemaProps) is known where the definition is, not here:
+// inside says so.
+func (w *walker) follow(n *yaml.Node, path string) (target *yaml.Node, inside bool, err error) {
+	if w.refs == nil {
+		return n, false, nil
+	}
+	if target, err = w.refs.resolve(n, path); err != nil {
+		return nil, false, err
+	}
+	return target, target != n && w.active[target], nil
+}
+
+// memo converts each schema node once: a node met again is what it was
+// converted to, and one met inside itself is what inside says.
+type memo[T any] struct {
+	done   map[*yaml.Node]T
+	active map[*yaml.Node]bool
+}
+
+func newMemo[T any]() memo[T] {
+	return memo[T]{done: map[*yaml.Node]T{}, active: map[*yaml.Node]bool{}}
+}
+
+func (m *memo[T]) once(n *yaml.Node, convert, inside func() (T, error)) (T, error) {
+	if t, ok := m.done[n]; ok {
+		return t, nil
+	}
+	if m.active[n] {
+		return inside()
+	}
+	m.active[n] = true
+	t, err := convert()
+	delete(m.active, n)
+	if err == nil {
+		m.done[n] = t
+	}
+	return t, err
+}
+
+// convert converts a schema: a list's, or an object's properties and
+// additionalProperties (the value type of a map).
 func (w *walker) convert(n *yaml.Node, path string, depth int) (*Type, error) {
 	strategies, err := patchStrategies(n, path)
 	if err != nil {
@@ -251,33 +320,58 @@ func (w *walker) convert(n *yaml.Node, path string, depth int) (*Type, error) {
 		return w.list(n, items, strategies, path, depth)
 	}
 	t := &Type{RetainKeys: strategies["retainKeys"], ReplaceMap: strategies["replace"]}
-	if props := field(n, "properties"); props != nil {
-		if props.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("%s.properties: want a map", path)
-		}
-		for i := 0; i+1 < len(props.Content); i += 2 {
-			name := props.Content[i].Value
-			ft, err := w.walk(props.Content[i+1], path+".properties."+name, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			if ft != nil {
-				if t.Fields == nil {
-					t.Fields = map[string]*Type{}
-				}
-				t.Fields[name] = ft
-			}
-		}
+	if err := w.properties(t, n, path, depth); err != nil {
+		return nil, err
 	}
-	if ap := field(n, "additionalProperties"); ap != nil && ap.Kind == yaml.MappingNode { // may also be a bool
+	if ap := additionalProperties(n); ap != nil {
 		if t.Elem, err = w.walk(ap, path+".additionalProperties", depth+1); err != nil {
 			return nil, err
 		}
 	}
-	if t.Fields == nil && t.Elem == nil && !t.RetainKeys && !t.ReplaceMap {
+	if t.unknown() {
 		return nil, nil
 	}
 	return t, nil
+}
+
+// unknown reports whether an object's Type merges as "unknown" does.
+func (t *Type) unknown() bool {
+	return t.Fields == nil && t.Elem == nil && !t.RetainKeys && !t.ReplaceMap
+}
+
+// additionalProperties is the schema of a map's values, or nil (none, or
+// the boolean form).
+func additionalProperties(n *yaml.Node) *yaml.Node {
+	if ap := field(n, "additionalProperties"); ap != nil && ap.Kind == yaml.MappingNode {
+		return ap
+	}
+	return nil
+}
+
+// properties converts an object's properties into t's Fields: those whose
+// Type is not nil.
+func (w *walker) properties(t *Type, n *yaml.Node, path string, depth int) error {
+	props := field(n, "properties")
+	if props == nil {
+		return nil
+	}
+	if props.Kind != yaml.MappingNode {
+		return fmt.Errorf("%s.properties: want a map", path)
+	}
+	for i := 0; i+1 < len(props.Content); i += 2 {
+		name := props.Content[i].Value
+		ft, err := w.walk(props.Content[i+1], path+".properties."+name, depth+1)
+		if err != nil {
+			return err
+		}
+		if ft != nil {
+			if t.Fields == nil {
+				t.Fields = map[string]*Type{}
+			}
+			t.Fields[name] = ft
+		}
+	}
+	return nil
 }
 
 func (w *walker) list(n, items *yaml.Node, strategies map[string]bool, path string, depth int) (*Type, error) {
@@ -292,46 +386,61 @@ func (w *walker) list(n, items *yaml.Node, strategies map[string]bool, path stri
 		}
 	}
 	t := &Type{Elem: elem}
+	if err := t.listStrategy(n, items, strategies, path); err != nil {
+		return nil, err
+	}
+	if strategies["retainKeys"] {
+		t.Elem = retainKeysElem(t.Elem)
+	} else if t.Strategy == Replace {
+		return nil, nil // elements of a replaced list do not matter
+	}
+	return t, nil
+}
+
+// listStrategy sets how the list merges, as WithCRDs says.
+func (t *Type) listStrategy(n, items *yaml.Node, strategies map[string]bool, path string) error {
 	listType := scalar(field(n, "x-kubernetes-list-type"))
 	switch {
 	case strategies["replace"]:
 	case listType == "map":
 		keys, err := stringList(field(n, "x-kubernetes-list-map-keys"), path+".x-kubernetes-list-map-keys")
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if err := t.mergeByKeys(keys, items, path); err != nil {
-			return nil, err
-		}
+		return t.mergeByKeys(keys, items, path)
 	case listType == "set":
 		t.Strategy = Set
 	case listType != "" && listType != "atomic":
-		return nil, fmt.Errorf("%s.x-kubernetes-list-type: unknown type %q (want atomic, set or map)", path, listType)
+		return fmt.Errorf("%s.x-kubernetes-list-type: unknown type %q (want atomic, set or map)", path, listType)
 	case strategies["merge"]:
-		mergeKey := scalar(field(n, "x-kubernetes-patch-merge-key"))
-		switch {
-		case mergeKey != "":
-			if err := t.mergeByKeys(strings.Split(mergeKey, ","), items, path); err != nil {
-				return nil, err
-			}
-		case isScalarSchema(items):
-			t.Strategy = Set
-		}
-		// merge without a merge key on a list of objects cannot identify
-		// elements: the list stays Replace.
+		return t.patchMerge(n, items, path)
 	}
-	if strategies["retainKeys"] {
-		e := &Type{RetainKeys: true}
-		if t.Elem != nil {
-			*e = *t.Elem // a copy: the element schema may be shared
-			e.RetainKeys = true
-		}
-		t.Elem = e
+	return nil
+}
+
+// patchMerge reads x-kubernetes-patch-strategy merge on a list: merged by
+// its merge key's fields, or a list of scalars as a set. Without a merge
+// key, a list of objects cannot identify its elements: it stays Replace.
+func (t *Type) patchMerge(n, items *yaml.Node, path string) error {
+	mergeKey := scalar(field(n, "x-kubernetes-patch-merge-key"))
+	switch {
+	case mergeKey != "":
+		return t.mergeByKeys(strings.Split(mergeKey, ","), items, path)
+	case isScalarSchema(items):
+		t.Strategy = Set
 	}
-	if t.Strategy == Replace && !strategies["retainKeys"] {
-		return nil, nil // elements of a replaced list do not matter
+	return nil
+}
+
+// retainKeysElem is the element Type of a list whose patch strategy is
+// retainKeys: elem marked RetainKeys, a copy since it may be shared.
+func retainKeysElem(elem *Type) *Type {
+	e := &Type{}
+	if elem != nil {
+		*e = *elem
 	}
-	return t, nil
+	e.RetainKeys = true
+	return e
 }
 
 // mergeByKeys makes t a list merged by keys, which must be properties of the
@@ -348,11 +457,11 @@ func (t *Type) mergeByKeys(keys []string, items *yaml.Node, path string) error {
 		if k == "" || prop == nil {
 			return fmt.Errorf("%s: merge key %q is not a property of the list's items", path, k)
 		}
-		if d := field(prop, "default"); d != nil && d.Kind == yaml.ScalarNode && d.Value != "" {
+		if d := scalar(field(prop, "default")); d != "" {
 			if t.KeyDefaults == nil {
 				t.KeyDefaults = map[string]string{}
 			}
-			t.KeyDefaults[k] = d.Value
+			t.KeyDefaults[k] = d
 		}
 	}
 	t.Strategy, t.Keys = MergeByKeys, keys

@@ -1,7 +1,8 @@
 package schema
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -23,69 +24,87 @@ import (
 //   - the root always has apiVersion and kind, and metadata is the built-in
 //     ObjectMeta, as the API server has it.
 func (s *Schema) addCRDShapes(crd *yaml.Node) {
-	spec := field(crd, "spec")
-	group, kind := scalar(field(spec, "group")), scalar(field(field(spec, "names"), "kind"))
-	versions := field(spec, "versions")
-	if group == "" || kind == "" || versions == nil || versions.Kind != yaml.SequenceNode {
+	group, kind, versions, err := crdNames(crd)
+	if err != nil {
 		return
 	}
 	meta, _ := s.Shape("v1", "ConfigMap").Field("metadata")
-	r := shapeReader{done: map[*yaml.Node]Shape{}, active: map[*yaml.Node]bool{}}
-	for _, v := range versions.Content {
+	r := newShapeReader(nil)
+	for _, v := range versions {
 		v = yamltree.Resolve(v)
 		name := scalar(field(v, "name"))
-		if name == "" || scalar(field(v, "served")) == "false" {
+		if name == "" || !served(v) {
 			continue
 		}
-		root := r.read(field(field(v, "schema"), "openAPIV3Schema"), 0)
-		if root.crd == nil || root.crd.kind != Object {
-			continue // no properties at the root: nothing to check
+		if top, ok := rootShape(r.read(field(field(v, "schema"), "openAPIV3Schema"), 0), meta); ok {
+			s.addShape(kindKey{group + "/" + name, kind}, top)
 		}
-		top := *root.crd // a copy: the root may be shared through aliases
-		top.fields = make(map[string]Shape, len(root.crd.fields)+3)
-		for k, f := range root.crd.fields {
-			top.fields[k] = f
+	}
+}
+
+func (s *Schema) addShape(k kindKey, sh Shape) {
+	if s.shapes == nil {
+		s.shapes = map[kindKey]Shape{}
+	}
+	s.shapes[k] = sh
+}
+
+// rootShape is the shape of a kind whose schema reads as root: a copy (root
+// may be shared through aliases) that always has apiVersion and kind, and
+// whose metadata is meta, the built-in ObjectMeta. ok is false when root
+// has no properties: nothing to check.
+func rootShape(root, meta Shape) (Shape, bool) {
+	if root.crd == nil || root.crd.kind != Object {
+		return Shape{}, false
+	}
+	top := *root.crd
+	top.fields = make(map[string]Shape, len(root.crd.fields)+3)
+	maps.Copy(top.fields, root.crd.fields)
+	addUnchecked(top.fields, "apiVersion", "kind")
+	top.fields["metadata"] = meta
+	top.names = slices.Sorted(maps.Keys(top.fields))
+	return Shape{crd: &top}, true
+}
+
+// addUnchecked adds the fields an object lacks of names, unchecked.
+func addUnchecked(fields map[string]Shape, names ...string) {
+	for _, k := range names {
+		if _, ok := fields[k]; !ok {
+			fields[k] = Shape{}
 		}
-		for _, k := range []string{"apiVersion", "kind"} {
-			if _, ok := top.fields[k]; !ok {
-				top.fields[k] = Shape{}
-			}
-		}
-		top.fields["metadata"] = meta
-		top.names = sortedNames(top.fields)
-		if s.shapes == nil {
-			s.shapes = map[kindKey]Shape{}
-		}
-		s.shapes[kindKey{group + "/" + name, kind}] = Shape{crd: &top}
 	}
 }
 
 // shapeReader reads the schemas of one CRD; YAML aliases can make a node
 // appear many times, or inside itself (left unchecked there).
 type shapeReader struct {
-	done   map[*yaml.Node]Shape
-	active map[*yaml.Node]bool
-	refs   *refResolver // an OpenAPI document's $ref (openapi.go)
+	memo[Shape]
+	refs *refResolver // an OpenAPI document's $ref (openapi.go)
+}
+
+func newShapeReader(refs *refResolver) shapeReader {
+	return shapeReader{memo: newMemo[Shape](), refs: refs}
 }
 
 func (r *shapeReader) read(n *yaml.Node, depth int) Shape {
-	n = yamltree.Resolve(n)
-	if r.refs != nil && n != nil {
-		if target, err := r.refs.resolve(n, ""); err == nil {
-			n = target
-		}
-	}
-	if n == nil || n.Kind != yaml.MappingNode || depth > maxSchemaDepth || r.active[n] {
+	n = r.follow(yamltree.Resolve(n))
+	if n == nil || n.Kind != yaml.MappingNode || depth > maxSchemaDepth {
 		return Shape{}
 	}
-	if sh, ok := r.done[n]; ok {
-		return sh
-	}
-	r.active[n] = true
-	sh := r.convert(n, depth)
-	delete(r.active, n)
-	r.done[n] = sh
+	sh, _ := r.once(n,
+		func() (Shape, error) { return r.convert(n, depth), nil },
+		func() (Shape, error) { return Shape{}, nil })
 	return sh
+}
+
+// follow resolves n's $ref in an OpenAPI document, where it can.
+func (r *shapeReader) follow(n *yaml.Node) *yaml.Node {
+	if r.refs != nil && n != nil {
+		if target, err := r.refs.resolve(n, ""); err == nil {
+			return target
+		}
+	}
+	return n
 }
 
 func (r *shapeReader) convert(n *yaml.Node, depth int) Shape {
@@ -93,46 +112,39 @@ func (r *shapeReader) convert(n *yaml.Node, depth int) Shape {
 		return Shape{}
 	}
 	if items := field(n, "items"); items != nil {
-		elem := r.read(items, depth+1)
-		if elem == (Shape{}) {
-			return Shape{}
-		}
-		return Shape{crd: &crdShape{kind: List, elem: elem}}
+		return r.container(List, items, depth)
 	}
-	props := field(n, "properties")
-	if props != nil && props.Kind == yaml.MappingNode && len(props.Content) > 0 {
+	if props := field(n, "properties"); props != nil && props.Kind == yaml.MappingNode && len(props.Content) > 0 {
 		if field(n, "additionalProperties") != nil {
 			return Shape{} // not a structural schema: leave it open
 		}
-		c := &crdShape{kind: Object, fields: map[string]Shape{}}
-		for i := 0; i+1 < len(props.Content); i += 2 {
-			c.fields[props.Content[i].Value] = r.read(props.Content[i+1], depth+1)
-		}
-		if scalar(field(n, "x-kubernetes-embedded-resource")) == "true" {
-			for _, k := range []string{"apiVersion", "kind", "metadata"} {
-				if _, ok := c.fields[k]; !ok {
-					c.fields[k] = Shape{}
-				}
-			}
-		}
-		c.names = sortedNames(c.fields)
-		return Shape{crd: c}
+		return r.object(n, props, depth)
 	}
-	if ap := field(n, "additionalProperties"); ap != nil && ap.Kind == yaml.MappingNode {
-		elem := r.read(ap, depth+1)
-		if elem == (Shape{}) {
-			return Shape{}
-		}
-		return Shape{crd: &crdShape{kind: Map, elem: elem}}
+	if ap := additionalProperties(n); ap != nil {
+		return r.container(Map, ap, depth)
 	}
 	return Shape{}
 }
 
-func sortedNames(m map[string]Shape) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
+// container is a List or Map whose elements have elem's shape; unchecked
+// when they are.
+func (r *shapeReader) container(kind ShapeKind, elem *yaml.Node, depth int) Shape {
+	e := r.read(elem, depth+1)
+	if e == (Shape{}) {
+		return Shape{}
 	}
-	sort.Strings(names)
-	return names
+	return Shape{crd: &crdShape{kind: kind, elem: e}}
+}
+
+// object is the Object of n's properties.
+func (r *shapeReader) object(n, props *yaml.Node, depth int) Shape {
+	c := &crdShape{kind: Object, fields: map[string]Shape{}}
+	for i := 0; i+1 < len(props.Content); i += 2 {
+		c.fields[props.Content[i].Value] = r.read(props.Content[i+1], depth+1)
+	}
+	if scalar(field(n, "x-kubernetes-embedded-resource")) == "true" {
+		addUnchecked(c.fields, "apiVersion", "kind", "metadata")
+	}
+	c.names = slices.Sorted(maps.Keys(c.fields))
+	return Shape{crd: c}
 }

@@ -102,27 +102,16 @@ func graft(t *Type, path fieldpath.Path, i int, keys []string) (*Type, error) {
 		*c = *t // a copy: t may be shared
 	}
 	if i == len(path) {
-		switch {
-		case c.Strategy == MergeByKeys && !slices.Equal(c.Keys, keys):
-			return nil, &DeclareError{At: path.String(), Msg: fmt.Sprintf("its schema already merges this list by %s; declared keys may not change that", keyList(c.Keys))}
-		case c.Strategy == Set:
-			return nil, &DeclareError{At: path.String(), Msg: "its schema already merges this list as a set of values; declared keys may not change that"}
+		if err := c.declare(path, keys); err != nil {
+			return nil, err
 		}
-		c.Strategy, c.Keys = MergeByKeys, keys
 		return c, nil
 	}
 	seg := path[i]
 	var err error
 	switch seg.Kind {
 	case fieldpath.Field:
-		var f *Type
-		if f, err = graft(t.Field(seg.Key), path, i+1, keys); err == nil {
-			c.Fields = maps.Clone(c.Fields)
-			if c.Fields == nil {
-				c.Fields = map[string]*Type{}
-			}
-			c.Fields[seg.Key] = f
-		}
+		err = c.graftField(seg.Key, path, i, keys)
 	case fieldpath.Wildcard:
 		err = c.graftEvery(path, i, keys)
 	case fieldpath.Match:
@@ -135,6 +124,33 @@ func graft(t *Type, path fieldpath.Path, i int, keys []string) (*Type, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// declare makes c, the list the path reaches, merge by keys, unless its
+// schema merges it by other keys or as a set.
+func (c *Type) declare(path fieldpath.Path, keys []string) error {
+	switch {
+	case c.Strategy == MergeByKeys && !slices.Equal(c.Keys, keys):
+		return &DeclareError{At: path.String(), Msg: fmt.Sprintf("its schema already merges this list by %s; declared keys may not change that", keyList(c.Keys))}
+	case c.Strategy == Set:
+		return &DeclareError{At: path.String(), Msg: "its schema already merges this list as a set of values; declared keys may not change that"}
+	}
+	c.Strategy, c.Keys = MergeByKeys, keys
+	return nil
+}
+
+// graftField declares the rest of the path below one field.
+func (c *Type) graftField(key string, path fieldpath.Path, i int, keys []string) error {
+	f, err := graft(c.Field(key), path, i+1, keys)
+	if err != nil {
+		return err
+	}
+	c.Fields = maps.Clone(c.Fields)
+	if c.Fields == nil {
+		c.Fields = map[string]*Type{}
+	}
+	c.Fields[key] = f
+	return nil
 }
 
 // graftEvery declares the rest of the path below every value: the
@@ -208,41 +224,64 @@ func (s *Schema) Describes(apiVersion, kind string, path fieldpath.Path) (string
 }
 
 func describes(sh Shape, t *Type, path fieldpath.Path, i int) (string, string, bool) {
-	if i == len(path) {
-		// A field of the kind: a list of maps (List), or of values, or a
-		// scalar (Unchecked), or a map.
-		if sh.Kind() == Object || sh.Kind() == Map {
-			return path.String(), "a map, not a list", true
-		}
-		strategy, keys := t.List()
-		how := "atomic: a patch replaces it"
-		switch strategy {
-		case MergeByKeys:
-			how = "merged by " + keyList(keys)
-		case Set:
-			how = "merged as a set of values"
-		}
-		return path.String(), how, true
-	}
-	seg := path[i]
 	switch {
-	case seg.Kind == fieldpath.Field && (sh.Kind() == Object || sh.Kind() == Map):
-		f, ok := sh.Field(seg.Key)
-		if !ok {
-			return "", "", false
-		}
-		return describes(f, t.Field(seg.Key), path, i+1)
-	case seg.Kind == fieldpath.Wildcard && sh.Kind() == Object:
+	case i == len(path):
+		return path.String(), howMerged(sh, t), true
+	case path[i].Kind == fieldpath.Field:
+		return describesField(sh, t, path, i)
+	case path[i].Kind == fieldpath.Wildcard:
+		return describesEvery(sh, t, path, i)
+	case sh.Kind() == List:
+		return describes(sh.Elem(), t.Element(), path, i+1)
+	}
+	return "", "", false
+}
+
+// howMerged says how a field of the kind merges: a map, or a list of maps
+// (List) or of values, or a scalar (Unchecked), by its strategy.
+func howMerged(sh Shape, t *Type) string {
+	if sh.Kind() == Object || sh.Kind() == Map {
+		return "a map, not a list"
+	}
+	strategy, keys := t.List()
+	switch strategy {
+	case MergeByKeys:
+		return "merged by " + keyList(keys)
+	case Set:
+		return "merged as a set of values"
+	}
+	return "atomic: a patch replaces it"
+}
+
+// describesField follows a field name into an object's field or a map's
+// value.
+func describesField(sh Shape, t *Type, path fieldpath.Path, i int) (string, string, bool) {
+	if sh.Kind() != Object && sh.Kind() != Map {
+		return "", "", false
+	}
+	key := path[i].Key
+	f, ok := sh.Field(key)
+	if !ok {
+		return "", "", false
+	}
+	return describes(f, t.Field(key), path, i+1)
+}
+
+// describesEvery follows * into every field of an object (the first that
+// describes something answers), the values of a map, the elements of a
+// list.
+func describesEvery(sh Shape, t *Type, path fieldpath.Path, i int) (string, string, bool) {
+	switch sh.Kind() {
+	case Object:
 		for _, name := range sh.Names() {
 			f, _ := sh.Field(name)
 			if at, how, ok := describes(f, t.Field(name), path, i+1); ok {
 				return at, how, true
 			}
 		}
-		return "", "", false
-	case sh.Kind() == Map && seg.Kind == fieldpath.Wildcard:
+	case Map:
 		return describes(sh.Elem(), t.Field(""), path, i+1)
-	case sh.Kind() == List && seg.Kind != fieldpath.Field:
+	case List:
 		return describes(sh.Elem(), t.Element(), path, i+1)
 	}
 	return "", "", false

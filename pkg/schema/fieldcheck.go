@@ -54,48 +54,60 @@ func UnknownFields(patch *yaml.RNode, sh Shape) []UnknownField {
 	if patch == nil {
 		return nil
 	}
-	var out []UnknownField
-	checkFields(patch.YNode(), sh, "", &out, 0)
-	return out
+	var c fieldCheck
+	c.node(patch.YNode(), sh, "", 0)
+	return c.out
 }
 
-func checkFields(n *yaml.Node, sh Shape, path string, out *[]UnknownField, depth int) {
+// fieldCheck is one UnknownFields: what it found so far.
+type fieldCheck struct {
+	out []UnknownField
+}
+
+func (c *fieldCheck) node(n *yaml.Node, sh Shape, path string, depth int) {
 	n = yamltree.Resolve(n)
-	if n == nil || depth > maxSchemaDepth || len(*out) >= maxUnknownFields {
+	if n == nil || depth > maxSchemaDepth || len(c.out) >= maxUnknownFields {
 		return
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			checkFields(c, sh, path, out, depth+1)
+		for _, d := range n.Content {
+			c.node(d, sh, path, depth+1)
 		}
 	case yaml.MappingNode:
-		kind := sh.Kind()
-		if kind != Object && kind != Map {
-			return
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := n.Content[i].Value
-			if strings.HasPrefix(key, "$") {
-				continue // a strategic merge directive
-			}
-			child, ok := sh.Field(key)
-			if !ok {
-				if len(*out) < maxUnknownFields {
-					*out = append(*out, UnknownField{Path: path, Field: key, Suggestion: suggest.Nearest(key, sh.Names())})
-				}
-				continue
-			}
-			checkFields(n.Content[i+1], child, joinField(path, key), out, depth+1)
-		}
+		c.mapping(n, sh, path, depth)
 	case yaml.SequenceNode:
-		if sh.Kind() != List {
-			return
+		c.list(n, sh, path, depth)
+	}
+}
+
+// mapping checks a map's keys, but strategic merge directives, against an
+// Object's fields (a Map's keys are all fields).
+func (c *fieldCheck) mapping(n *yaml.Node, sh Shape, path string, depth int) {
+	if kind := sh.Kind(); kind != Object && kind != Map {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key := n.Content[i].Value
+		if strings.HasPrefix(key, "$") {
+			continue // a strategic merge directive
 		}
-		elem := sh.Elem()
-		for i, c := range n.Content {
-			checkFields(c, elem, path+elementLabel(c, i), out, depth+1)
+		if child, ok := sh.Field(key); ok {
+			c.node(n.Content[i+1], child, joinField(path, key), depth+1)
+		} else if len(c.out) < maxUnknownFields {
+			c.out = append(c.out, UnknownField{Path: path, Field: key, Suggestion: suggest.Nearest(key, sh.Names())})
 		}
+	}
+}
+
+// list checks a list's elements against a List's element shape.
+func (c *fieldCheck) list(n *yaml.Node, sh Shape, path string, depth int) {
+	if sh.Kind() != List {
+		return
+	}
+	elem := sh.Elem()
+	for i, e := range n.Content {
+		c.node(e, elem, path+elementLabel(e, i), depth+1)
 	}
 }
 

@@ -56,26 +56,43 @@ const maxRefChain = 32
 // v3 documents write `allOf: [{$ref: ...}]` to add a default beside it).
 func (r *refResolver) resolve(n *yaml.Node, path string) (*yaml.Node, error) {
 	for i := 0; n != nil && i < maxRefChain; i++ {
-		if ref := field(n, "$ref"); ref != nil {
-			name, ok := strings.CutPrefix(scalar(ref), r.prefix)
-			target := field(r.defs, name)
-			if !ok || target == nil {
-				return nil, fmt.Errorf("%s: $ref %q names no definition of the document (want %s<name>)", path, scalar(ref), r.prefix)
-			}
-			n = target
-			continue
+		next, refers, err := r.step(n, path)
+		if err != nil || !refers {
+			return next, err
 		}
-		all := field(n, "allOf")
-		if all == nil || all.Kind != yaml.SequenceNode || len(all.Content) != 1 ||
-			field(n, "properties") != nil || field(n, "items") != nil {
-			return n, nil
-		}
-		n = yamltree.Resolve(all.Content[0])
+		n = next
 	}
 	if n == nil {
 		return nil, nil
 	}
 	return nil, fmt.Errorf("%s: references lead to references more than %d times", path, maxRefChain)
+}
+
+// step takes one step from n: to the definition its $ref names, or to
+// the one schema an allOf wraps. refers is false, and n returned, when n
+// is a schema of its own.
+func (r *refResolver) step(n *yaml.Node, path string) (next *yaml.Node, refers bool, err error) {
+	ref := field(n, "$ref")
+	if ref == nil {
+		next, refers := wrapped(n)
+		return next, refers, nil
+	}
+	name, ok := strings.CutPrefix(scalar(ref), r.prefix)
+	target := field(r.defs, name)
+	if !ok || target == nil {
+		return nil, false, fmt.Errorf("%s: $ref %q names no definition of the document (want %s<name>)", path, scalar(ref), r.prefix)
+	}
+	return target, true, nil
+}
+
+// wrapped follows an allOf that is all n holds to its one schema.
+func wrapped(n *yaml.Node) (*yaml.Node, bool) {
+	all := field(n, "allOf")
+	if all == nil || all.Kind != yaml.SequenceNode || len(all.Content) != 1 ||
+		field(n, "properties") != nil || field(n, "items") != nil {
+		return n, false
+	}
+	return yamltree.Resolve(all.Content[0]), true
 }
 
 // groupVersionKinds reads x-kubernetes-group-version-kind.
@@ -115,62 +132,72 @@ func (s *Schema) WithOpenAPI(doc *yaml.Node) (*Schema, []string, error) {
 	if defs.Kind != yaml.MappingNode {
 		return nil, nil, fmt.Errorf("%s: want a map of schemas", strings.ReplaceAll(strings.Trim(prefix, "#/"), "/", "."))
 	}
-	refs := &refResolver{defs: defs, prefix: prefix}
-	w := walker{done: map[*yaml.Node]*Type{}, active: map[*yaml.Node]bool{}, refs: refs}
-	r := shapeReader{done: map[*yaml.Node]Shape{}, active: map[*yaml.Node]bool{}, refs: refs}
-	meta := s.Named(objectMetaName)
-	metaShape, _ := s.Shape("v1", "ConfigMap").Field("metadata")
-	ext := &Schema{kinds: map[kindKey]*Type{}, shapes: map[kindKey]Shape{}, base: s}
-	var skipped []string
+	x := newOpenAPIReader(s, &refResolver{defs: defs, prefix: prefix})
 	for i := 0; i+1 < len(defs.Content); i += 2 {
-		name, def := defs.Content[i].Value, yamltree.Resolve(defs.Content[i+1])
-		for _, k := range groupVersionKinds(def) {
-			if s.knowsGroupKind(k) {
-				skipped = append(skipped, k.apiVersion+" "+k.kind)
-				continue
-			}
-			if _, dup := ext.kinds[k]; dup {
-				continue // the same kind under two names (List kinds, aliases): the first wins
-			}
-			t, err := w.walk(def, name, 0)
-			if err != nil {
-				return nil, nil, fmt.Errorf("definition %q: %w", name, err)
-			}
-			root := &Type{}
-			if t != nil {
-				*root = *t
-			}
-			if meta != nil {
-				fields := make(map[string]*Type, len(root.Fields)+1)
-				for f, ft := range root.Fields {
-					fields[f] = ft
-				}
-				fields["metadata"] = meta
-				root.Fields = fields
-			}
-			ext.kinds[k] = root
-			if sh := r.read(def, 0); sh.crd != nil && sh.crd.kind == Object {
-				top := *sh.crd
-				top.fields = make(map[string]Shape, len(sh.crd.fields)+3)
-				for f, fs := range sh.crd.fields {
-					top.fields[f] = fs
-				}
-				for _, f := range []string{"apiVersion", "kind"} {
-					if _, ok := top.fields[f]; !ok {
-						top.fields[f] = Shape{}
-					}
-				}
-				top.fields["metadata"] = metaShape
-				top.names = sortedNames(top.fields)
-				ext.shapes[k] = Shape{crd: &top}
-			}
+		if err := x.definition(defs.Content[i].Value, yamltree.Resolve(defs.Content[i+1])); err != nil {
+			return nil, nil, err
 		}
 	}
-	sort.Strings(skipped)
-	if len(ext.kinds) == 0 {
-		return s, skipped, nil
+	sort.Strings(x.skipped)
+	if len(x.ext.kinds) == 0 {
+		return s, x.skipped, nil
 	}
-	return ext, skipped, nil
+	return x.ext, x.skipped, nil
+}
+
+// openAPIReader is what WithOpenAPI builds: the Schema of the document's
+// kinds over base, and the kinds skipped.
+type openAPIReader struct {
+	base, ext *Schema
+	types     walker
+	shapes    shapeReader
+	meta      *Type // ObjectMeta
+	metaShape Shape
+	skipped   []string
+}
+
+func newOpenAPIReader(base *Schema, refs *refResolver) *openAPIReader {
+	metaShape, _ := base.Shape("v1", "ConfigMap").Field("metadata")
+	return &openAPIReader{
+		base:      base,
+		ext:       &Schema{kinds: map[kindKey]*Type{}, shapes: map[kindKey]Shape{}, base: base},
+		types:     newWalker(refs),
+		shapes:    newShapeReader(refs),
+		meta:      base.Named(objectMetaName),
+		metaShape: metaShape,
+	}
+}
+
+// definition adds the kinds a definition is, but those base knows and
+// those an earlier definition is (the same kind under two names, List
+// kinds, aliases: the first wins).
+func (x *openAPIReader) definition(name string, def *yaml.Node) error {
+	for _, k := range groupVersionKinds(def) {
+		if x.base.knowsGroupKind(k) {
+			x.skipped = append(x.skipped, k.apiVersion+" "+k.kind)
+			continue
+		}
+		if _, dup := x.ext.kinds[k]; dup {
+			continue
+		}
+		if err := x.add(k, name, def); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add reads def as kind k: its Type, and its Shape when it has properties.
+func (x *openAPIReader) add(k kindKey, name string, def *yaml.Node) error {
+	t, err := x.types.walk(def, name, 0)
+	if err != nil {
+		return fmt.Errorf("definition %q: %w", name, err)
+	}
+	x.ext.kinds[k] = rootType(t, x.meta)
+	if sh, ok := rootShape(x.shapes.read(def, 0), x.metaShape); ok {
+		x.ext.shapes[k] = sh
+	}
+	return nil
 }
 
 // knowsGroupKind reports whether s knows the group and kind of k at any

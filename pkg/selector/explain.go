@@ -19,28 +19,28 @@ func (sm *SetMatcher) Explain(ix *Index, noun string) string {
 	if len(sm.targets) == 0 && len(sm.reject) == 0 {
 		return sm.src.NoMatch()
 	}
-	what := noun + " " + strings.Join(targetStrings(sm.src), " or ")
+	what := noun + " " + strings.Join(selectorStrings(sm.src.All()), " or ")
 	if n := sm.matchedBeforeReject(ix); n > 0 {
-		var rejects []string
-		for _, r := range sm.src.Reject {
-			rejects = append(rejects, r.String())
-		}
-		if len(sm.targets) == 0 {
-			return fmt.Sprintf("reject %s removes every resource (%d)", strings.Join(rejects, " or "), n)
-		}
-		return fmt.Sprintf("%s matches %d %s, all removed by reject %s", what, n, plural(n, "resource"), strings.Join(rejects, " or "))
+		return sm.allRejected(what, n)
 	}
 	if len(sm.targets) == 0 {
 		return sm.src.NoMatch()
 	}
 	msg := what + " matches no resource"
 	for i, sel := range sm.src.All() {
-		if hint := GlobHint(sel.Name); hint != "" {
-			msg += fmt.Sprintf(" (name is a regular expression, not a shell glob: did you mean %q?)", hint)
-		}
-		msg += sm.nameHint(ix, i, sel.Name) + sm.labelHint(ix, i, sel)
+		msg += globNote(sel.Name) + sm.nameHint(ix, i, sel.Name) + sm.labelHint(ix, i, sel)
 	}
 	return msg + sm.NearMisses(ix)
+}
+
+// allRejected says that reject removed every resource (n) the targets,
+// what, match.
+func (sm *SetMatcher) allRejected(what string, n int) string {
+	rejects := strings.Join(selectorStrings(sm.src.Reject), " or ")
+	if len(sm.targets) == 0 {
+		return fmt.Sprintf("reject %s removes every resource (%d)", rejects, n)
+	}
+	return fmt.Sprintf("%s matches %d %s, all removed by reject %s", what, n, plural(n, "resource"), rejects)
 }
 
 // NearMisses names, as " (did you mean …?)", what the set's targets
@@ -51,16 +51,8 @@ func (sm *SetMatcher) NearMisses(ix *Index) string {
 	var hints, seen []string
 	for _, m := range sm.targets {
 		hs, ex := m.nearMisses(ix)
-		for _, h := range hs {
-			if !slices.Contains(hints, h) {
-				hints = append(hints, h)
-			}
-		}
-		for _, e := range ex {
-			if !slices.Contains(seen, e) {
-				seen = append(seen, e)
-			}
-		}
+		hints = addOnce(hints, hs...)
+		seen = addOnce(seen, ex...)
 	}
 	if len(hints) == 0 {
 		return ""
@@ -72,9 +64,20 @@ func (sm *SetMatcher) NearMisses(ix *Index) string {
 	return msg + ")"
 }
 
-func targetStrings(s Set) []string {
+// addOnce appends to list each of vs it does not hold yet.
+func addOnce(list []string, vs ...string) []string {
+	for _, v := range vs {
+		if !slices.Contains(list, v) {
+			list = append(list, v)
+		}
+	}
+	return list
+}
+
+// selectorStrings are the selectors as messages write them.
+func selectorStrings(sels []Selector) []string {
 	var parts []string
-	for _, sel := range s.All() {
+	for _, sel := range sels {
 		parts = append(parts, sel.String())
 	}
 	return parts
@@ -105,41 +108,50 @@ func (sm *SetMatcher) matchedBeforeReject(ix *Index) int {
 func (m *Matcher) nearMisses(ix *Index) (hints, resources []string) {
 	kind := m.kind
 	if lit, ok := m.literalKind(); ok && len(ix.live(lit)) == 0 {
-		kinds := make([]string, 0, len(ix.byKind))
-		for k, is := range ix.byKind {
-			if len(ix.liveOf(is)) > 0 {
-				kinds = append(kinds, k)
-			}
-		}
-		sort.Strings(kinds)
-		near := suggest.Nearest(lit, kinds)
+		near := ix.nearestKind(lit)
 		if near == "" {
 			return nil, nil // the kind is not there at all; names cannot help
 		}
 		hints = append(hints, "kind: "+near)
 		kind = &pattern{literal: near}
 	}
-	if m.name == nil || m.name.re != nil {
+	if _, ok := m.name.literalValue(); !ok {
 		return hints, nil
 	}
+	if near, r := m.nearestName(ix, kind); near != "" {
+		hints = append(hints, "name: "+near)
+		resources = append(resources, r)
+	}
+	return hints, resources
+}
+
+// nearestKind is the kind of live items in ix nearest to kind, or "".
+func (ix *Index) nearestKind(kind string) string {
+	kinds := make([]string, 0, len(ix.byKind))
+	for k, is := range ix.byKind {
+		if len(ix.liveOf(is)) > 0 {
+			kinds = append(kinds, k)
+		}
+	}
+	sort.Strings(kinds)
+	return suggest.Nearest(kind, kinds)
+}
+
+// nearestName is the name nearest to the selector's literal name among the
+// live items of kind in its namespace, and the first resource so named.
+func (m *Matcher) nearestName(ix *Index, kind *pattern) (string, string) {
 	var names []string
 	where := map[string]string{}
 	for i := range ix.items {
 		r := &ix.resources[i]
-		if ix.removed[i] || !kind.match(r.Kind) || slices.Contains(names, r.Name) {
-			continue
-		}
-		if m.namespace != nil && !m.namespace.match(r.Namespace) && !(r.Namespace == "" && m.namespace.match("default")) {
+		if _, dup := where[r.Name]; dup || ix.removed[i] || !kind.match(r.Kind) || !m.inNamespace(r.Namespace) {
 			continue
 		}
 		names = append(names, r.Name)
 		where[r.Name] = r.String()
 	}
-	if near := suggest.Nearest(m.name.literal, names); near != "" {
-		hints = append(hints, "name: "+near)
-		resources = append(resources, where[near])
-	}
-	return hints, resources
+	near := suggest.Nearest(m.name.literal, names)
+	return near, where[near]
 }
 
 // live returns the positions of the items of a kind that are still there.

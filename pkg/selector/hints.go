@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 )
 
@@ -21,21 +22,10 @@ func (sm *SetMatcher) nameHint(ix *Index, i int, name string) string {
 		return "" // empty, or a glob, which has its own hint
 	}
 	core, start, end := stripAnchors(name)
-	if strings.Contains(core, "|") {
-		core = "(?:" + core + ")" // a|b.* would widen b alone
-	}
-	var rewrites []string
-	switch {
-	case start && end:
+	if start && end {
 		return "" // anchored at both ends: the same as without
-	case start:
-		rewrites = []string{core + ".*"}
-	case end:
-		rewrites = []string{".*" + core}
-	default:
-		rewrites = []string{core + ".*", ".*" + core, ".*" + core + ".*"}
 	}
-	for _, re := range rewrites {
+	for _, re := range widened(core, start, end) {
 		if n := sm.countWithName(ix, i, re); n > 0 {
 			return fmt.Sprintf(" (names match whole, as in kustomize%s: did you mean %q? it matches %d %s)",
 				impliedAnchors(start || end), re, n, plural(n, "resource"))
@@ -45,6 +35,21 @@ func (sm *SetMatcher) nameHint(ix *Index, i int, name string) string {
 		return fmt.Sprintf(" (names match whole, as in kustomize%s)", impliedAnchors(true))
 	}
 	return ""
+}
+
+// widened are the patterns a name pattern (its core, without the anchors
+// start and end) probably meant: open with .* where it is not anchored.
+func widened(core string, start, end bool) []string {
+	if strings.Contains(core, "|") {
+		core = "(?:" + core + ")" // a|b.* would widen b alone
+	}
+	switch {
+	case start:
+		return []string{core + ".*"}
+	case end:
+		return []string{".*" + core}
+	}
+	return []string{core + ".*", ".*" + core, ".*" + core + ".*"}
 }
 
 func impliedAnchors(anchored bool) string {
@@ -77,20 +82,20 @@ func stripAnchors(expr string) (core string, start, end bool) {
 // selector has the name pattern name instead of its own; 0 when that
 // pattern does not compile.
 func (sm *SetMatcher) countWithName(ix *Index, i int, name string) int {
-	return sm.countWith(ix, i, func(s *Selector) { s.Name = name })
+	sels := sm.src.All()
+	sels[i].Name = name
+	return len(sm.selectWith(ix, sels))
 }
 
-// countWith counts what the set selects in ix with its i-th target
-// selector changed by edit.
-func (sm *SetMatcher) countWith(ix *Index, i int, edit func(*Selector)) int {
-	sels := sm.src.All()
-	edit(&sels[i])
+// selectWith is what the set selects in ix with the targets sels in place
+// of its own (reject and read-only kept); nothing when they do not compile.
+func (sm *SetMatcher) selectWith(ix *Index, sels []Selector) []int {
 	alt, err := CompileSet(Set{Targets: sels, Reject: sm.src.Reject})
 	if err != nil {
-		return 0
+		return nil
 	}
 	alt.readOnly = sm.readOnly
-	return len(alt.Select(ix))
+	return alt.Select(ix)
 }
 
 // labelHint explains a labelSelector that leaves nothing of what the rest
@@ -103,32 +108,21 @@ func (sm *SetMatcher) labelHint(ix *Index, i int, sel Selector) string {
 	if sel.LabelSelector == "" {
 		return ""
 	}
-	m := sm.targets[i]
-	reqs, ok := m.labels.Requirements()
+	reqs, ok := sm.targets[i].labels.Requirements()
 	if !ok {
 		return ""
 	}
 	// what the selector selects but for its labels
 	sels := sm.src.All()
 	sels[i].LabelSelector = ""
-	rest, err := CompileSet(Set{Targets: sels[i : i+1], Reject: sm.src.Reject})
-	if err != nil {
-		return ""
-	}
-	rest.readOnly = sm.readOnly
-	cands := rest.Select(ix)
+	cands := sm.selectWith(ix, sels[i:i+1])
 	if len(cands) == 0 {
 		return ""
 	}
 	among := fmt.Sprintf("the %d %s the rest of the target selects", len(cands), plural(len(cands), "resource"))
 	var hints []string
 	for _, r := range reqs {
-		switch r.Operator() {
-		case selection.Equals, selection.DoubleEquals, selection.In:
-		default:
-			continue
-		}
-		if h := requirementHint(ix, cands, r.Key(), r.Values().List(), among); h != "" {
+		if h := requirementHint(ix, cands, r, among); h != "" {
 			hints = append(hints, h)
 		}
 	}
@@ -138,42 +132,67 @@ func (sm *SetMatcher) labelHint(ix *Index, i int, sel Selector) string {
 	return " (" + strings.Join(hints, "; ") + ")"
 }
 
-// requirementHint explains why none of cands (among, in words) carries
-// label key with one of wanted as its value: "" when one does.
-func requirementHint(ix *Index, cands []int, key string, wanted []string, among string) string {
-	var values, keys []string
+// requirementHint explains why none of cands (among, in words) satisfies
+// a requirement naming label values: "" when one does, or when the
+// requirement names no values (!=, notin, exists).
+func requirementHint(ix *Index, cands []int, r labels.Requirement, among string) string {
+	switch r.Operator() {
+	case selection.Equals, selection.DoubleEquals, selection.In:
+	default:
+		return ""
+	}
+	key, wanted := r.Key(), r.Values().List()
+	values, keys, found := labelsAmong(ix, cands, key, wanted)
+	switch {
+	case found:
+		return ""
+	case len(values) == 0:
+		return missingLabel(key, keys, among)
+	}
+	return otherValues(key, values, wanted, among)
+}
+
+// labelsAmong collects, over cands, the values of label key and the keys of
+// all their labels; found reports that one has a wanted value.
+func labelsAmong(ix *Index, cands []int, key string, wanted []string) (values, keys []string, found bool) {
 	for _, c := range cands {
 		labels := ix.resources[c].Labels
 		if v, ok := labels[key]; ok {
 			if slices.Contains(wanted, v) {
-				return ""
+				return nil, nil, true
 			}
-			if !slices.Contains(values, v) {
-				values = append(values, v)
-			}
+			values = addOnce(values, v)
 		}
 		for k := range labels {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
+			keys = addOnce(keys, k)
 		}
 	}
-	if len(values) == 0 {
-		sort.Strings(keys)
-		msg := fmt.Sprintf("none of %s has label %s", among, key)
-		if near := suggest.Nearest(key, keys); near != "" {
-			msg += fmt.Sprintf(": did you mean %s?", near)
-		} else if len(keys) > 0 {
-			msg += " (their labels: " + listSome(keys) + ")"
-		}
-		return msg
+	return values, keys, false
+}
+
+// missingLabel says that none of the candidates has label key, and which
+// of their labels (keys) was probably meant.
+func missingLabel(key string, keys []string, among string) string {
+	sort.Strings(keys)
+	msg := fmt.Sprintf("none of %s has label %s", among, key)
+	if near := suggest.Nearest(key, keys); near != "" {
+		return msg + fmt.Sprintf(": did you mean %s?", near)
 	}
+	if len(keys) > 0 {
+		return msg + " (their labels: " + listSome(keys) + ")"
+	}
+	return msg
+}
+
+// otherValues names the values label key has among the candidates, and
+// those nearest to the wanted ones.
+func otherValues(key string, values, wanted []string, among string) string {
 	sort.Strings(values)
 	msg := fmt.Sprintf("label %s has %s %s among %s", key, plural(len(values), "value"), listSome(values), among)
 	var near []string
 	for _, w := range wanted {
-		if n := suggest.Nearest(w, values); n != "" && !slices.Contains(near, key+"="+n) {
-			near = append(near, key+"="+n)
+		if n := suggest.Nearest(w, values); n != "" {
+			near = addOnce(near, key+"="+n)
 		}
 	}
 	if len(near) > 0 {

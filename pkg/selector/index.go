@@ -2,6 +2,7 @@ package selector
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -254,6 +255,22 @@ func (ix *Index) candidates(m *Matcher) []int {
 		return ix.byKind[k]
 	}
 	return nil
+}
+
+// union merges the candidates of several matchers, in item order.
+func (ix *Index) union(ms []*Matcher) []int {
+	seen := map[int]bool{}
+	var all []int
+	for _, m := range ms {
+		for _, i := range ix.candidates(m) {
+			if !seen[i] {
+				seen[i] = true
+				all = append(all, i)
+			}
+		}
+	}
+	sort.Ints(all)
+	return all
 }
 
 func without(s []int, v int) []int {

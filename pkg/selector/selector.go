@@ -26,8 +26,8 @@ type Selector struct {
 
 // IsEmpty reports whether the selector sets no field at all.
 func (s Selector) IsEmpty() bool {
-	return s.APIVersion == "" && s.Group == "" && s.Version == "" && s.Kind == "" && s.Name == "" &&
-		s.Namespace == "" && s.LabelSelector == "" && s.AnnotationSelector == "" &&
+	// every string field empty, and no matchAnnotations
+	return s.APIVersion+s.Group+s.Version+s.Kind+s.Name+s.Namespace+s.LabelSelector+s.AnnotationSelector == "" &&
 		len(s.MatchAnnotations) == 0
 }
 
@@ -97,6 +97,15 @@ func compilePattern(field, expr string) (*pattern, error) {
 	return &pattern{re: re}, nil
 }
 
+// literalValue is the one value a literal pattern matches; ok is false for
+// a regular expression, or no pattern.
+func (p *pattern) literalValue() (string, bool) {
+	if p == nil || p.re != nil {
+		return "", false
+	}
+	return p.literal, true
+}
+
 func (p *pattern) match(s string) bool {
 	if p == nil {
 		return true
@@ -158,28 +167,18 @@ func (m *Matcher) Selector() Selector { return m.src }
 // kustomize's replacements and target-less patches match; group, version,
 // labels and annotations are the current ones.
 func (m *Matcher) Matches(r *Resource) bool {
-	if !m.group.match(r.Group) || !m.version.match(r.Version) || !m.apiVersion.match(r.APIVersion()) {
-		return false
-	}
-	if !m.matchesID(ID{r.Kind, r.Name, r.Namespace}) && !m.matchesEarlier(r) {
-		return false
-	}
-	if m.labels != nil && !m.labels.Matches(labels.Set(r.Labels)) {
-		return false
-	}
-	if m.annotations != nil && !m.annotations.Matches(labels.Set(r.Annotations)) {
-		return false
-	}
-	for k, v := range m.matchAnnotations {
-		got, ok := r.Annotations[k]
-		if !ok || got != v {
-			return false
-		}
-	}
-	return true
+	return m.matchesGroupVersion(r) && m.matchesAnyID(r) && m.matchesMetadata(r)
 }
 
-func (m *Matcher) matchesEarlier(r *Resource) bool {
+func (m *Matcher) matchesGroupVersion(r *Resource) bool {
+	return m.group.match(r.Group) && m.version.match(r.Version) && m.apiVersion.match(r.APIVersion())
+}
+
+// matchesAnyID matches the current ID or an earlier one.
+func (m *Matcher) matchesAnyID(r *Resource) bool {
+	if m.matchesID(ID{r.Kind, r.Name, r.Namespace}) {
+		return true
+	}
 	for _, id := range r.Earlier {
 		if m.matchesID(id) {
 			return true
@@ -188,24 +187,52 @@ func (m *Matcher) matchesEarlier(r *Resource) bool {
 	return false
 }
 
-// matchesID matches kind, name and namespace. A resource without a
-// namespace lives in "default" once applied, so a selector for "default"
-// selects it too (kustomize does the same).
+// matchesID matches kind, name and namespace.
 func (m *Matcher) matchesID(id ID) bool {
-	return m.kind.match(id.Kind) && m.name.match(id.Name) &&
-		(m.namespace == nil || m.namespace.match(id.Namespace) ||
-			id.Namespace == "" && m.namespace.match("default"))
+	return m.kind.match(id.Kind) && m.name.match(id.Name) && m.inNamespace(id.Namespace)
+}
+
+// inNamespace matches the namespace. A resource without one lives in
+// "default" once applied, so a selector for "default" selects it too
+// (kustomize does the same).
+func (m *Matcher) inNamespace(ns string) bool {
+	return m.namespace == nil || m.namespace.match(ns) || ns == "" && m.namespace.match("default")
+}
+
+// matchesMetadata matches the label and annotation selectors and
+// matchAnnotations.
+func (m *Matcher) matchesMetadata(r *Resource) bool {
+	return selects(m.labels, r.Labels) && selects(m.annotations, r.Annotations) && m.hasAnnotations(r)
+}
+
+// selects reports whether a selector (none: everything) selects a set of
+// labels or annotations.
+func selects(sel labels.Selector, set map[string]string) bool {
+	return sel == nil || sel.Matches(labels.Set(set))
+}
+
+// hasAnnotations reports whether the resource has every annotation of
+// matchAnnotations, with its value.
+func (m *Matcher) hasAnnotations(r *Resource) bool {
+	for k, v := range m.matchAnnotations {
+		if got, ok := r.Annotations[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
 }
 
 // names reports whether the selector names the resource explicitly: a
 // literal kind and a literal name (no pattern) that are the resource's.
 // Only such a selector selects a guarded resource.
 func (m *Matcher) names(r *Resource) bool {
-	if m.kind == nil || m.kind.re != nil || m.name == nil || m.name.re != nil {
+	kind, kindOK := m.kind.literalValue()
+	name, nameOK := m.name.literalValue()
+	if !kindOK || !nameOK {
 		return false
 	}
 	for _, id := range r.IDs() {
-		if m.kind.literal == id.Kind && m.name.literal == id.Name {
+		if kind == id.Kind && name == id.Name {
 			return true
 		}
 	}
@@ -214,12 +241,7 @@ func (m *Matcher) names(r *Resource) bool {
 
 // literalKind returns the kind when the selector names exactly one, so an
 // index can look at that kind's resources only.
-func (m *Matcher) literalKind() (string, bool) {
-	if m.kind == nil || m.kind.re != nil {
-		return "", false
-	}
-	return m.kind.literal, true
-}
+func (m *Matcher) literalKind() (string, bool) { return m.kind.literalValue() }
 
 // GlobHint returns the regular expression the user probably meant when the
 // name pattern looks like a shell glob ("app1-*" → "app1-.*"), or "".
@@ -230,21 +252,29 @@ func GlobHint(expr string) string {
 	var b strings.Builder
 	changed := false
 	for i := 0; i < len(expr); i++ {
-		c := expr[i]
-		prev := byte(0)
-		if i > 0 {
-			prev = expr[i-1]
-		}
-		switch {
-		case c == '*' && (i == 0 || !strings.ContainsRune(".)]\\", rune(prev))):
+		if isGlobStar(expr, i) {
 			b.WriteString(".*")
 			changed = true
-		default:
-			b.WriteByte(c)
+		} else {
+			b.WriteByte(expr[i])
 		}
 	}
 	if !changed {
 		return ""
 	}
 	return b.String()
+}
+
+// isGlobStar reports whether expr[i] is a * as a shell glob writes it: not
+// repeating what comes before (., ), ], an escape).
+func isGlobStar(expr string, i int) bool {
+	return expr[i] == '*' && (i == 0 || !strings.ContainsRune(".)]\\", rune(expr[i-1])))
+}
+
+// globNote is the hint for a name pattern that looks like a shell glob, or "".
+func globNote(name string) string {
+	if hint := GlobHint(name); hint != "" {
+		return fmt.Sprintf(" (name is a regular expression, not a shell glob: did you mean %q?)", hint)
+	}
+	return ""
 }

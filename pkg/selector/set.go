@@ -2,7 +2,6 @@ package selector
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -74,10 +73,8 @@ func CompileSet(s Set) (*SetMatcher, error) {
 
 // Matches reports whether one resource is selected.
 func (sm *SetMatcher) Matches(r *Resource) bool {
-	for _, m := range sm.reject {
-		if m.Matches(r) {
-			return false
-		}
+	if sm.rejects(r) {
+		return false
 	}
 	guarded := r.Guarded && !sm.readOnly
 	if len(sm.targets) == 0 {
@@ -85,6 +82,15 @@ func (sm *SetMatcher) Matches(r *Resource) bool {
 	}
 	for _, m := range sm.targets {
 		if m.Matches(r) && (!guarded || m.names(r)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (sm *SetMatcher) rejects(r *Resource) bool {
+	for _, m := range sm.reject {
+		if m.Matches(r) {
 			return true
 		}
 	}
@@ -115,30 +121,18 @@ func (sm *SetMatcher) Select(ix *Index) []int {
 // candidates merges the per-kind lists when every target names a literal
 // kind; otherwise every item must be looked at.
 func (sm *SetMatcher) candidates(ix *Index) ([]int, bool) {
-	if len(sm.targets) == 0 {
-		return nil, false
-	}
-	if len(sm.targets) == 1 {
-		if _, ok := sm.targets[0].literalKind(); ok {
-			return ix.candidates(sm.targets[0]), true
-		}
-		return nil, false
-	}
-	seen := map[int]bool{}
-	var all []int
 	for _, m := range sm.targets {
 		if _, ok := m.literalKind(); !ok {
 			return nil, false
 		}
-		for _, i := range ix.candidates(m) {
-			if !seen[i] {
-				seen[i] = true
-				all = append(all, i)
-			}
-		}
 	}
-	sort.Ints(all)
-	return all, true
+	switch len(sm.targets) {
+	case 0:
+		return nil, false
+	case 1:
+		return ix.candidates(sm.targets[0]), true
+	}
+	return ix.union(sm.targets), true
 }
 
 // NoMatch explains, for a warning, that the set selected nothing; when a
@@ -149,15 +143,9 @@ func (s Set) NoMatch() string {
 	if len(sels) == 0 {
 		return "matches no resource"
 	}
-	var parts []string
+	msg := "target " + strings.Join(selectorStrings(sels), " or ") + " matches no resource"
 	for _, sel := range sels {
-		parts = append(parts, sel.String())
-	}
-	msg := "target " + strings.Join(parts, " or ") + " matches no resource"
-	for _, sel := range sels {
-		if hint := GlobHint(sel.Name); hint != "" {
-			msg += fmt.Sprintf(" (name is a regular expression, not a shell glob: did you mean %q?)", hint)
-		}
+		msg += globNote(sel.Name)
 	}
 	return msg
 }

@@ -18,5 +18,6 @@
 //
 // Suffix computes the suffix of a ConfigMap or Secret; Encode turns
 // already-serialised bytes into one; IsSuffix tells whether a string could
-// be one.
+// be one, TrimSuffix takes one off a name, and Hashed tells whether a
+// resource's name ends in the suffix of its content.
 package hash

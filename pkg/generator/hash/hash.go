@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -15,25 +16,9 @@ const Len = 10
 // Suffix returns the suffix kustomize would append (after a "-") to the name
 // of res, a ConfigMap or a Secret.
 func Suffix(res *yaml.RNode) (string, error) {
-	var m map[string]any
-	switch kind := res.GetKind(); kind {
-	case "ConfigMap":
-		m = map[string]any{"kind": kind, "name": "", "data": field(res, "data")}
-		if bin := field(res, "binaryData"); isMap(bin) {
-			m["binaryData"] = bin
-		}
-	case "Secret":
-		m = map[string]any{"kind": kind, "name": "", "data": field(res, "data"), "type": field(res, "type")}
-		if sd := field(res, "stringData"); isMap(sd) {
-			m["stringData"] = sd
-		}
-	default:
-		return "", fmt.Errorf("name suffix hash: only ConfigMaps and Secrets are hashed, not %s", kind)
-	}
-	for k, v := range m {
-		if e, ok := v.(error); ok {
-			return "", fmt.Errorf("name suffix hash: %s: %w", k, e)
-		}
+	m, err := hashed(res)
+	if err != nil {
+		return "", err
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -42,27 +27,49 @@ func Suffix(res *yaml.RNode) (string, error) {
 	return Encode(b), nil
 }
 
+// hashed is the object kustomize hashes for res (see the package comment).
+func hashed(res *yaml.RNode) (map[string]any, error) {
+	var m map[string]any
+	switch kind := res.GetKind(); kind {
+	case "ConfigMap":
+		m = map[string]any{"kind": kind, "name": "", "data": field(res, "data")}
+		addMap(m, res, "binaryData")
+	case "Secret":
+		m = map[string]any{"kind": kind, "name": "", "data": field(res, "data"), "type": field(res, "type")}
+		addMap(m, res, "stringData")
+	default:
+		return nil, fmt.Errorf("name suffix hash: only ConfigMaps and Secrets are hashed, not %s", kind)
+	}
+	for k, v := range m {
+		if e, ok := v.(error); ok {
+			return nil, fmt.Errorf("name suffix hash: %s: %w", k, e)
+		}
+	}
+	return m, nil
+}
+
+// addMap adds a field kustomize hashes only when the resource has it as a
+// map (binaryData, stringData).
+func addMap(m map[string]any, res *yaml.RNode, name string) {
+	if v := field(res, name); isMap(v) {
+		m[name] = v
+	}
+}
+
+// alphabet holds the characters of a suffix: the hex digits but those
+// Encode replaces, and their replacements.
+const alphabet = "2456789bcdfghkmt"
+
+// letters replaces the hex digits that could make a suffix look like a
+// number or a word.
+var letters = strings.NewReplacer("0", "g", "1", "h", "3", "k", "a", "m", "e", "t")
+
 // Encode turns bytes into a suffix: sha256, ten hex digits, letters for
 // the digits and letters that could make the suffix look like a number or a
 // word.
 func Encode(b []byte) string {
 	sum := sha256.Sum256(b)
-	h := []byte(hex.EncodeToString(sum[:])[:Len])
-	for i, c := range h {
-		switch c {
-		case '0':
-			h[i] = 'g'
-		case '1':
-			h[i] = 'h'
-		case '3':
-			h[i] = 'k'
-		case 'a':
-			h[i] = 'm'
-		case 'e':
-			h[i] = 't'
-		}
-	}
-	return string(h)
+	return letters.Replace(hex.EncodeToString(sum[:])[:Len])
 }
 
 // IsSuffix tells whether s could be a suffix: ten characters from the
@@ -72,15 +79,33 @@ func IsSuffix(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '2' && c <= '9' && c != '3':
-		case c >= 'b' && c <= 'f' && c != 'e':
-		case c == 'g', c == 'h', c == 'k', c == 'm', c == 't':
-		default:
+		if strings.IndexByte(alphabet, s[i]) < 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// TrimSuffix splits name-<suffix> into the name before the suffix; ok is
+// false when name does not end in something that could be a suffix.
+func TrimSuffix(name string) (base string, ok bool) {
+	n := len(name) - Len - 1
+	if n <= 0 || name[n] != '-' || !IsSuffix(name[n+1:]) {
+		return "", false
+	}
+	return name[:n], true
+}
+
+// Hashed reports whether the name of res, a ConfigMap or a Secret, ends in
+// the suffix of its content: kustomize (or a generator doing as it does)
+// hashed it, and nothing changed it since.
+func Hashed(res *yaml.RNode) bool {
+	name := res.GetName()
+	if _, ok := TrimSuffix(name); !ok {
+		return false
+	}
+	s, err := Suffix(res)
+	return err == nil && s == name[len(name)-Len:]
 }
 
 func isMap(v any) bool {
@@ -124,7 +149,7 @@ func stringMap(n *yaml.Node) (map[string]any, bool) {
 	m := make(map[string]any, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode || k.ShortTag() != yaml.NodeTagString || v.ShortTag() != yaml.NodeTagString {
+		if !isString(k) || !isString(v) {
 			return nil, false
 		}
 		if _, dup := m[k.Value]; dup {
@@ -133,4 +158,8 @@ func stringMap(n *yaml.Node) (map[string]any, bool) {
 		m[k.Value] = v.Value
 	}
 	return m, true
+}
+
+func isString(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == yaml.NodeTagString
 }

@@ -106,3 +106,40 @@ func TestIsSuffix(t *testing.T) {
 		}
 	}
 }
+
+func TestTrimSuffix(t *testing.T) {
+	for name, want := range map[string]string{
+		"app-7gdc49gk6d": "app", "a-b-7gdc49gk6d": "a-b",
+		"-7gdc49gk6d": "", "app7gdc49gk6d": "", "app-7gdc49gk0d": "", "app": "", "app-": "",
+	} {
+		base, ok := TrimSuffix(name)
+		if base != want || ok != (want != "") {
+			t.Errorf("TrimSuffix(%q) = %q, %v; want %q", name, base, ok, want)
+		}
+	}
+}
+
+// Hashed tells a name whose suffix is its content's hash from one that only
+// looks hashed, or whose content changed since.
+func TestHashed(t *testing.T) {
+	cm := yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  k: v\n")
+	s, err := Suffix(cm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Hashed(cm) {
+		t.Error("Hashed of a name without a suffix")
+	}
+	if err := cm.SetName("app-" + s); err != nil {
+		t.Fatal(err)
+	}
+	if !Hashed(cm) {
+		t.Errorf("Hashed(%s) = false", cm.GetName())
+	}
+	if err := cm.PipeE(yaml.SetField("data", yaml.NewMapRNode(&map[string]string{"k": "w"}))); err != nil {
+		t.Fatal(err)
+	}
+	if Hashed(cm) {
+		t.Error("Hashed after the content changed")
+	}
+}

@@ -36,8 +36,25 @@ type ReadFunc func(path string) ([]byte, error)
 
 // Load returns the pairs in kustomize's order: envs, literals, files.
 func Load(src Sources, read ReadFunc) ([]Pair, error) {
+	envs, err := loadEnvs(src.Envs, read)
+	if err != nil {
+		return nil, err
+	}
+	files, err := loadFiles(src.Files, read)
+	if err != nil {
+		return nil, err
+	}
+	all := append(append(envs, src.Literals...), files...)
+	if err := checkKeys(all); err != nil {
+		return nil, err
+	}
+	return all, nil
+}
+
+// loadEnvs reads the env files, in order.
+func loadEnvs(envs []string, read ReadFunc) ([]Pair, error) {
 	var all []Pair
-	for i, p := range src.Envs {
+	for i, p := range envs {
 		where := fmt.Sprintf("envs[%d]", i)
 		b, err := read(p)
 		if err != nil {
@@ -49,8 +66,13 @@ func Load(src Sources, read ReadFunc) ([]Pair, error) {
 		}
 		all = append(all, pairs...)
 	}
-	all = append(all, src.Literals...)
-	for i, s := range src.Files {
+	return all, nil
+}
+
+// loadFiles reads the files, each a pair.
+func loadFiles(files []string, read ReadFunc) ([]Pair, error) {
+	var all []Pair
+	for i, s := range files {
 		where := fmt.Sprintf("files[%d]", i)
 		key, p, err := ParseFileSource(s)
 		if err != nil {
@@ -64,26 +86,41 @@ func Load(src Sources, read ReadFunc) ([]Pair, error) {
 		// not only by its place in the config
 		all = append(all, Pair{Key: key, Value: string(b), Source: fmt.Sprintf("%s, file %s", where, p)})
 	}
+	return all, nil
+}
+
+// checkKeys refuses a key the API server refuses, and a key given twice.
+func checkKeys(all []Pair) error {
 	seen := make(map[string]string, len(all))
 	for _, p := range all {
-		if p.FromEnv {
-			if errs := validation.IsConfigMapKey(p.Key); len(errs) > 0 {
-				return nil, fmt.Errorf("%s: the key before '=' is not valid: %s", p.Source, keyProblem(p.Key, errs))
-			}
-			if first, dup := seen[p.Key]; dup {
-				return nil, fmt.Errorf("%s: the key is already given by %s", p.Source, first)
-			}
-		} else {
-			if err := ValidKey(p.Key); err != nil {
-				return nil, fmt.Errorf("%s: %w", p.Source, err)
-			}
-			if first, dup := seen[p.Key]; dup {
-				return nil, fmt.Errorf("%s: key %q is already given by %s", p.Source, p.Key, first)
-			}
+		first, dup := seen[p.Key]
+		if err := p.checkKey(first, dup); err != nil {
+			return err
 		}
 		seen[p.Key] = p.Source
 	}
-	return all, nil
+	return nil
+}
+
+// checkKey checks the pair's key, given already by first when dup. The key
+// of an env file's line is never quoted (see Pair.FromEnv).
+func (p Pair) checkKey(first string, dup bool) error {
+	if p.FromEnv {
+		if errs := validation.IsConfigMapKey(p.Key); len(errs) > 0 {
+			return fmt.Errorf("%s: the key before '=' is not valid: %s", p.Source, keyProblem(p.Key, errs))
+		}
+		if dup {
+			return fmt.Errorf("%s: the key is already given by %s", p.Source, first)
+		}
+		return nil
+	}
+	if err := ValidKey(p.Key); err != nil {
+		return fmt.Errorf("%s: %w", p.Source, err)
+	}
+	if dup {
+		return fmt.Errorf("%s: key %q is already given by %s", p.Source, p.Key, first)
+	}
+	return nil
 }
 
 // ValidKey rejects keys the API server rejects in a ConfigMap or Secret:
@@ -102,11 +139,17 @@ func ValidKey(k string) error {
 // mark or a no-break space is invisible anyway), or the validator's words.
 func keyProblem(key string, errs []string) string {
 	for _, r := range key {
-		if !(r < utf8.RuneSelf && (r == '-' || r == '.' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))) {
+		if !keyRune(r) {
 			return fmt.Sprintf("it holds the character U+%04X, and a key holds only letters, digits, '-', '_' and '.'", r)
 		}
 	}
 	return strings.Join(errs, "; ")
+}
+
+// keyRune tells whether a key may hold r: an ASCII letter or digit, '-',
+// '_' or '.'.
+func keyRune(r rune) bool {
+	return r < utf8.RuneSelf && (r == '-' || r == '.' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
@@ -119,31 +162,50 @@ func ParseEnv(content []byte, where string) ([]Pair, error) {
 	sc := bufio.NewScanner(bytes.NewReader(content))
 	sc.Buffer(make([]byte, 0, 64*1024), len(content)+1)
 	for n := 1; sc.Scan(); n++ {
-		line := sc.Bytes()
-		if !utf8.Valid(line) {
-			return nil, fmt.Errorf("%s line %d: not valid UTF-8", where, n)
+		p, ok, err := envLine(sc.Bytes(), n, where)
+		if err != nil {
+			return nil, err
 		}
-		if n == 1 {
-			line = bytes.TrimPrefix(line, bom)
+		if ok {
+			pairs = append(pairs, p)
 		}
-		line = bytes.TrimLeftFunc(line, unicode.IsSpace)
-		if len(line) == 0 || line[0] == '#' {
-			continue
-		}
-		key, value, hasEq := strings.Cut(string(line), "=")
-		if key == "" {
-			return nil, fmt.Errorf("%s line %d: no key before '='", where, n)
-		}
-		if !hasEq && ValidKey(key) != nil {
-			return nil, fmt.Errorf("%s line %d: the line has no '=' (KEY=value expected), and all of it is no valid key "+
-				"(a key holds only letters, digits, '-', '_' and '.'); the line is not shown, since it may hold a secret", where, n)
-		}
-		pairs = append(pairs, Pair{Key: key, Value: value, Source: fmt.Sprintf("%s line %d", where, n), FromEnv: true})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	return pairs, nil
+}
+
+// envLine reads line n of an env file: its pair, or none (ok false) for a
+// blank line or a comment. The first line may start with a byte order mark.
+func envLine(line []byte, n int, where string) (Pair, bool, error) {
+	at := fmt.Sprintf("%s line %d", where, n)
+	if !utf8.Valid(line) {
+		return Pair{}, false, fmt.Errorf("%s: not valid UTF-8", at)
+	}
+	if n == 1 {
+		line = bytes.TrimPrefix(line, bom)
+	}
+	line = bytes.TrimLeftFunc(line, unicode.IsSpace)
+	if len(line) == 0 || line[0] == '#' {
+		return Pair{}, false, nil
+	}
+	p, err := envPair(string(line), at)
+	return p, err == nil, err
+}
+
+// envPair splits an env line (at, for messages) into key and value: on its
+// first "=", or all of it a key.
+func envPair(line, at string) (Pair, error) {
+	key, value, hasEq := strings.Cut(line, "=")
+	if key == "" {
+		return Pair{}, fmt.Errorf("%s: no key before '='", at)
+	}
+	if !hasEq && ValidKey(key) != nil {
+		return Pair{}, fmt.Errorf("%s: the line has no '=' (KEY=value expected), and all of it is no valid key "+
+			"(a key holds only letters, digits, '-', '_' and '.'); the line is not shown, since it may hold a secret", at)
+	}
+	return Pair{Key: key, Value: value, Source: at, FromEnv: true}, nil
 }
 
 // ParseLiteral splits a "key=value" literal on its first "=". A value

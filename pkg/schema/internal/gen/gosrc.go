@@ -39,25 +39,17 @@ type goField struct {
 func readPackages(moduleDir, modulePath string, prefixes map[string]bool) (map[string]*goPackage, error) {
 	pkgs := map[string]*goPackage{}
 	err := filepath.WalkDir(moduleDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
+		if err != nil || !d.IsDir() {
 			return err
 		}
-		if !d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		if path != moduleDir && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+		if path != moduleDir && skipDir(d.Name()) {
 			return filepath.SkipDir
 		}
 		rel, err := filepath.Rel(moduleDir, path)
 		if err != nil {
 			return err
 		}
-		importPath := modulePath
-		if rel != "." {
-			importPath += "/" + filepath.ToSlash(rel)
-		}
-		prefix := schemaPrefix(importPath)
+		prefix := schemaPrefix(importPath(modulePath, rel))
 		if !prefixes[prefix] {
 			return nil
 		}
@@ -69,6 +61,19 @@ func readPackages(moduleDir, modulePath string, prefixes map[string]bool) (map[s
 		return nil
 	})
 	return pkgs, err
+}
+
+// skipDir tells the directories of a module that hold no API package.
+func skipDir(name string) bool {
+	return name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}
+
+// importPath is the import path of the package in directory rel of a module.
+func importPath(modulePath, rel string) string {
+	if rel == "." {
+		return modulePath
+	}
+	return modulePath + "/" + filepath.ToSlash(rel)
 }
 
 // readPackage reads an API package's Go files: its structs, the kinds it
@@ -138,19 +143,25 @@ func (r *pkgReader) valueSpec(n *ast.ValueSpec) {
 		if lit, ok := n.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
 			r.consts[id.Name], _ = strconv.Unquote(lit.Value)
 		}
-		cl, ok := n.Values[i].(*ast.CompositeLit)
-		if !ok || id.Name != "SchemeGroupVersion" {
+		if cl, ok := n.Values[i].(*ast.CompositeLit); ok && id.Name == "SchemeGroupVersion" {
+			r.schemeGroupVersion(cl)
+		}
+	}
+}
+
+// schemeGroupVersion records the Group and Version of
+// SchemeGroupVersion's literal.
+func (r *pkgReader) schemeGroupVersion(cl *ast.CompositeLit) {
+	for _, e := range cl.Elts {
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
 			continue
 		}
-		for _, e := range cl.Elts {
-			if kv, ok := e.(*ast.KeyValueExpr); ok {
-				switch fmt.Sprint(kv.Key) {
-				case "Group":
-					r.group = kv.Value
-				case "Version":
-					r.version = kv.Value
-				}
-			}
+		switch fmt.Sprint(kv.Key) {
+		case "Group":
+			r.group = kv.Value
+		case "Version":
+			r.version = kv.Value
 		}
 	}
 }
@@ -162,14 +173,26 @@ func (r *pkgReader) addKnownTypes(n *ast.CallExpr) {
 		return
 	}
 	for _, a := range n.Args[1:] {
-		if u, ok := a.(*ast.UnaryExpr); ok {
-			if cl, ok := u.X.(*ast.CompositeLit); ok {
-				if id, ok := cl.Type.(*ast.Ident); ok {
-					r.p.kinds = append(r.p.kinds, id.Name)
-				}
-			}
+		if k := registered(a); k != "" {
+			r.p.kinds = append(r.p.kinds, k)
 		}
 	}
+}
+
+// registered is the kind of an &Kind{} argument, or "".
+func registered(a ast.Expr) string {
+	u, ok := a.(*ast.UnaryExpr)
+	if !ok {
+		return ""
+	}
+	cl, ok := u.X.(*ast.CompositeLit)
+	if !ok {
+		return ""
+	}
+	if id, ok := cl.Type.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
 }
 
 // typeSpec records a struct, or a type defined as another one.
@@ -190,63 +213,73 @@ func (r *pkgReader) typeSpec(n *ast.TypeSpec) {
 // through local constants; anything else (runtime.APIVersionInternal) is
 // no version.
 func (r *pkgReader) groupVersion() {
-	resolve := func(e ast.Expr) (string, bool) {
-		switch e := e.(type) {
-		case *ast.BasicLit:
-			s, err := strconv.Unquote(e.Value)
-			return s, err == nil
-		case *ast.Ident:
-			s, ok := r.consts[e.Name]
-			return s, ok
-		}
-		return "", false
-	}
 	if r.group == nil || r.version == nil {
 		return
 	}
-	g, gok := resolve(r.group)
-	v, vok := resolve(r.version)
+	g, gok := r.constant(r.group)
+	v, vok := r.constant(r.version)
 	if gok && vok {
 		r.p.group, r.p.version = g, v
 	}
 }
 
+// constant is the value of a string literal or a local string constant.
+func (r *pkgReader) constant(e ast.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		s, err := strconv.Unquote(e.Value)
+		return s, err == nil
+	case *ast.Ident:
+		s, ok := r.consts[e.Name]
+		return s, ok
+	}
+	return "", false
+}
+
+// readStruct reads the JSON names, patch tags and +default= markers of a
+// struct's fields, and the structs it embeds inline.
 func readStruct(st *ast.StructType, prefix string, imports map[string]string) *goStruct {
 	s := &goStruct{fields: map[string]goField{}}
 	for _, fl := range st.Fields.List {
-		if fl.Tag == nil {
+		tag, ok := structTag(fl)
+		if !ok {
 			continue
 		}
-		raw, err := strconv.Unquote(fl.Tag.Value)
-		if err != nil {
-			continue
-		}
-		tag := reflect.StructTag(raw)
 		name, opts, _ := strings.Cut(tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" && strings.Contains(","+opts+",", ",inline,") {
+		switch {
+		case name == "" && strings.Contains(","+opts+",", ",inline,"):
 			if n := typeName(fl.Type, prefix, imports); n != "" {
 				s.inlines = append(s.inlines, n)
 			}
-			continue
+		case name != "" && name != "-":
+			s.fields[name] = readField(tag, fl.Doc)
 		}
-		if name == "" {
-			continue
-		}
-		f := goField{patchStrategy: tag.Get("patchStrategy"), patchMergeKey: tag.Get("patchMergeKey")}
-		if fl.Doc != nil {
-			for _, c := range fl.Doc.List {
-				line := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
-				if v, ok := strings.CutPrefix(line, "+default="); ok {
-					f.hasDefault, f.defaultMarker = true, v
-				}
-			}
-		}
-		s.fields[name] = f
 	}
 	return s
+}
+
+// structTag is a field's tag, when it has one.
+func structTag(fl *ast.Field) (reflect.StructTag, bool) {
+	if fl.Tag == nil {
+		return "", false
+	}
+	raw, err := strconv.Unquote(fl.Tag.Value)
+	return reflect.StructTag(raw), err == nil
+}
+
+// readField reads a field's patch tags and +default= marker.
+func readField(tag reflect.StructTag, doc *ast.CommentGroup) goField {
+	f := goField{patchStrategy: tag.Get("patchStrategy"), patchMergeKey: tag.Get("patchMergeKey")}
+	if doc == nil {
+		return f
+	}
+	for _, c := range doc.List {
+		line := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+		if v, ok := strings.CutPrefix(line, "+default="); ok {
+			f.hasDefault, f.defaultMarker = true, v
+		}
+	}
+	return f
 }
 
 // typeName returns the schema name of an embedded struct type.

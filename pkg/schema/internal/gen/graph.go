@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -68,6 +67,21 @@ func (g *graph) errorf(format string, args ...any) {
 
 // add reads one source: its schema definitions and its Go packages.
 func (g *graph) add(defs []smdDef, pkgs map[string]*goPackage) error {
+	fresh := g.addDefs(defs)
+	for _, p := range pkgs {
+		g.addStructs(p)
+		g.addKinds(p)
+	}
+	for _, d := range fresh {
+		g.checkStruct(d, pkgs)
+		g.fill(g.named[d.Name], d.smdRef, d.Name)
+	}
+	return g.err()
+}
+
+// addDefs records the definitions whose names no earlier source defined,
+// and returns them.
+func (g *graph) addDefs(defs []smdDef) []smdDef {
 	var fresh []smdDef
 	for _, d := range defs {
 		if _, dup := g.defs[d.Name]; dup {
@@ -77,35 +91,47 @@ func (g *graph) add(defs []smdDef, pkgs map[string]*goPackage) error {
 		g.named[d.Name] = g.newNode(&node{name: d.Name})
 		fresh = append(fresh, d)
 	}
-	for _, p := range pkgs {
-		for name, s := range p.structs {
-			if _, dup := g.structs[p.prefix+"."+name]; !dup {
-				g.structs[p.prefix+"."+name] = s
-			}
-		}
-		if p.version == "" {
-			continue
-		}
-		apiVersion := p.version
-		if p.group != "" {
-			apiVersion = p.group + "/" + p.version
-		}
-		for _, k := range p.kinds {
-			name := p.prefix + "." + k
-			if d, ok := g.defs[name]; ok && isObject(d) {
-				g.kinds = append(g.kinds, kind{apiVersion, k, name})
-			}
+	return fresh
+}
+
+// addStructs records a package's structs, but those an earlier source has.
+func (g *graph) addStructs(p *goPackage) {
+	for name, s := range p.structs {
+		if _, dup := g.structs[p.prefix+"."+name]; !dup {
+			g.structs[p.prefix+"."+name] = s
 		}
 	}
-	for _, d := range fresh {
-		// A struct of a package we read must have its Go source, or its
-		// struct tags would be silently missed.
-		prefix := d.Name[:max(strings.LastIndexByte(d.Name, '.'), 0)]
-		if _, read := pkgs[prefix]; read && d.Map != nil && len(d.Map.Fields) > 0 && g.structs[d.Name] == nil {
-			g.errorf("%s: no Go struct in the sources", d.Name)
-		}
-		g.fill(g.named[d.Name], d.smdRef, d.Name)
+}
+
+// addKinds records the kinds a package registers that are top-level
+// resources.
+func (g *graph) addKinds(p *goPackage) {
+	if p.version == "" {
+		return
 	}
+	apiVersion := p.version
+	if p.group != "" {
+		apiVersion = p.group + "/" + p.version
+	}
+	for _, k := range p.kinds {
+		name := p.prefix + "." + k
+		if d, ok := g.defs[name]; ok && isObject(d) {
+			g.kinds = append(g.kinds, kind{apiVersion, k, name})
+		}
+	}
+}
+
+// checkStruct requires the Go source of a struct of a package we read, or
+// its struct tags would be silently missed.
+func (g *graph) checkStruct(d smdDef, pkgs map[string]*goPackage) {
+	prefix := d.Name[:max(strings.LastIndexByte(d.Name, '.'), 0)]
+	if _, read := pkgs[prefix]; read && d.Map != nil && len(d.Map.Fields) > 0 && g.structs[d.Name] == nil {
+		g.errorf("%s: no Go struct in the sources", d.Name)
+	}
+}
+
+// err is the errors found so far, one a line.
+func (g *graph) err() error {
 	if len(g.errs) > 0 {
 		return fmt.Errorf("%s", strings.Join(g.errs, "\n"))
 	}
@@ -129,29 +155,39 @@ func isObject(d smdDef) bool {
 // fill turns a definition into n. owner is the definition's name when it is
 // a named struct, so that its fields' Go struct tags can be found.
 func (g *graph) fill(n *node, r smdRef, owner string) {
-	if r.Map != nil {
-		n.fields = map[string]*node{}
-		for _, f := range r.Map.Fields {
-			n.fields[f.Name] = g.field(owner, f)
-		}
-		if r.Map.ElementType != nil {
-			n.elem = g.ref(*r.Map.ElementType, owner+"[*]")
-		}
-		if r.List != nil && r.List.Relationship == "associative" {
-			g.errorf("%s: both a map and an associative list; not supported", owner)
-		}
-		return
+	switch {
+	case r.Map != nil:
+		g.fillMap(n, r, owner)
+	case r.List != nil:
+		g.fillList(n, r.List)
 	}
-	if r.List != nil {
-		n.isList = true
-		n.elem = g.ref(r.List.ElementType, n.desc+"[]")
-		if r.List.Relationship == "associative" {
-			if len(r.List.Keys) > 0 {
-				g.mergeByKeys(n, r.List.ElementType, r.List.Keys)
-			} else {
-				n.strategy = set
-			}
-		}
+}
+
+// fillMap makes n a struct (fields) or a map with arbitrary keys (elem).
+func (g *graph) fillMap(n *node, r smdRef, owner string) {
+	n.fields = map[string]*node{}
+	for _, f := range r.Map.Fields {
+		n.fields[f.Name] = g.field(owner, f)
+	}
+	if r.Map.ElementType != nil {
+		n.elem = g.ref(*r.Map.ElementType, owner+"[*]")
+	}
+	if r.List != nil && r.List.Relationship == "associative" {
+		g.errorf("%s: both a map and an associative list; not supported", owner)
+	}
+}
+
+// fillList makes n a list: an associative one merges by its keys, or as a
+// set without any.
+func (g *graph) fillList(n *node, l *smdList) {
+	n.isList = true
+	n.elem = g.ref(l.ElementType, n.desc+"[]")
+	switch {
+	case l.Relationship != "associative":
+	case len(l.Keys) > 0:
+		g.mergeByKeys(n, l.ElementType, l.Keys)
+	default:
+		n.strategy = set
 	}
 }
 
@@ -185,49 +221,62 @@ func (g *graph) field(owner string, f smdField) *node {
 	}
 	t := g.ref(f.Type, desc)
 	tags := g.goField(owner, f.Name, 0)
-	strategies := map[string]bool{}
-	for _, s := range strings.Split(tags.patchStrategy, ",") {
-		strategies[s] = true
-	}
 	if tags.patchStrategy == "" {
 		return t
 	}
-	if t == nil {
+	strategies := tags.strategies()
+	switch {
+	case t == nil:
 		g.errorf("%s: patchStrategy %q on a scalar", desc, tags.patchStrategy)
 		return nil
-	}
-	if t.isList && t.name != "" {
+	case t.isList && t.name != "":
 		g.errorf("%s: patchStrategy %q on a named list type; not supported", desc, tags.patchStrategy)
 		return t
-	}
-	if t.isList {
-		if strategies["merge"] && t.strategy == replace {
-			switch {
-			case tags.patchMergeKey != "":
-				g.mergeByKeys(t, f.Type.List.ElementType, strings.Split(tags.patchMergeKey, ","))
-			case g.isScalar(f.Type.List.ElementType):
-				t.strategy = set
-			default:
-				g.errorf("%s: patchStrategy merge without patchMergeKey on a list of maps", desc)
-			}
-		}
-		if strategies["retainKeys"] && t.elem != nil {
-			t.elem = g.newNode(&node{base: t.elem, desc: desc + "[]", retainKeys: true})
-		}
+	case t.isList:
+		g.listTags(t, f.Type.List.ElementType, desc, tags, strategies)
 		return t
 	}
+	return g.mapTags(t, desc, strategies)
+}
+
+// strategies are the patch strategies a field's tag names.
+func (f goField) strategies() map[string]bool {
+	m := map[string]bool{}
+	for _, s := range strings.Split(f.patchStrategy, ",") {
+		m[s] = true
+	}
+	return m
+}
+
+// mapTags applies a map field's tags: retainKeys and replace mark a copy of
+// its type, which other fields share.
+func (g *graph) mapTags(t *node, desc string, strategies map[string]bool) *node {
 	if strategies["retainKeys"] || strategies["replace"] {
-		t = g.newNode(&node{base: t, desc: desc, retainKeys: strategies["retainKeys"], replaceMap: strategies["replace"]})
+		return g.newNode(&node{base: t, desc: desc, retainKeys: strategies["retainKeys"], replaceMap: strategies["replace"]})
 	}
 	return t
 }
 
+// listTags applies a list field's tags: merge where the schema says atomic,
+// retainKeys on its elements.
+func (g *graph) listTags(t *node, elem smdRef, desc string, tags goField, strategies map[string]bool) {
+	if strategies["merge"] && t.strategy == replace {
+		switch {
+		case tags.patchMergeKey != "":
+			g.mergeByKeys(t, elem, strings.Split(tags.patchMergeKey, ","))
+		case g.isScalar(elem):
+			t.strategy = set
+		default:
+			g.errorf("%s: patchStrategy merge without patchMergeKey on a list of maps", desc)
+		}
+	}
+	if strategies["retainKeys"] && t.elem != nil {
+		t.elem = g.newNode(&node{base: t.elem, desc: desc + "[]", retainKeys: true})
+	}
+}
+
 // mergeByKeys makes n a list merged by keys, with the defaults of key fields
-// that the API defines. The structured-merge schema records a default for
-// every field the Go types always serialize (the zero value: "", 0), which is
-// not an API default; only a +default= marker on the Go field says the API
-// defaults it, and an empty default is dropped. The value comes from the schema, so that markers written as
-// ref(SomeConstant) resolve, and it is checked against a literal marker.
+// that the API defines (keyDefault).
 func (g *graph) mergeByKeys(n *node, elem smdRef, keys []string) {
 	n.strategy = mergeByKeys
 	n.keys = keys
@@ -238,35 +287,55 @@ func (g *graph) mergeByKeys(n *node, elem smdRef, keys []string) {
 		return
 	}
 	for _, k := range keys {
-		tags := g.goField(elem.NamedType, k, 0)
-		if !tags.hasDefault {
-			continue
+		if v, ok := g.keyDefault(d, k); ok {
+			n.defaults = append(n.defaults, k, v)
 		}
-		var def any
-		found := false
-		for _, f := range d.Map.Fields {
-			if f.Name == k {
-				def, found = f.Default, f.Default != nil
-			}
-		}
-		if !found {
-			g.errorf("%s.%s: +default=%s but no default in the schema", elem.NamedType, k, tags.defaultMarker)
-			continue
-		}
-		v := scalarString(def)
-		if v == "" {
-			// An empty default (LocalObjectReference.name: "an empty
-			// value here is almost certainly wrong") identifies nothing:
-			// a patch element leaving the key out is better refused.
-			continue
-		}
-		var lit string
-		if json.Unmarshal([]byte(tags.defaultMarker), &lit) == nil && lit != v {
-			g.errorf("%s.%s: +default=%s but the schema says %q", elem.NamedType, k, tags.defaultMarker, v)
-			continue
-		}
-		n.defaults = append(n.defaults, k, v)
 	}
+}
+
+// keyDefault is the API default of key field k of the list elements d. The
+// structured-merge schema records a default for every field the Go types
+// always serialize (the zero value: "", 0), which is not an API default;
+// only a +default= marker on the Go field says the API defaults it, and an
+// empty default is dropped. The value comes from the schema, so that markers
+// written as ref(SomeConstant) resolve, and it is checked against a literal
+// marker.
+func (g *graph) keyDefault(d smdDef, k string) (string, bool) {
+	tags := g.goField(d.Name, k, 0)
+	if !tags.hasDefault {
+		return "", false
+	}
+	def, found := schemaDefault(d, k)
+	if !found {
+		g.errorf("%s.%s: +default=%s but no default in the schema", d.Name, k, tags.defaultMarker)
+		return "", false
+	}
+	v := scalarString(def)
+	if v == "" {
+		// An empty default (LocalObjectReference.name: "an empty
+		// value here is almost certainly wrong") identifies nothing:
+		// a patch element leaving the key out is better refused.
+		return "", false
+	}
+	var lit string
+	if json.Unmarshal([]byte(tags.defaultMarker), &lit) == nil && lit != v {
+		g.errorf("%s.%s: +default=%s but the schema says %q", d.Name, k, tags.defaultMarker, v)
+		return "", false
+	}
+	return v, true
+}
+
+// schemaDefault is the default the schema gives field k of d (the last
+// field of that name), if any.
+func schemaDefault(d smdDef, k string) (any, bool) {
+	var def any
+	found := false
+	for _, f := range d.Map.Fields {
+		if f.Name == k {
+			def, found = f.Default, f.Default != nil
+		}
+	}
+	return def, found
 }
 
 func scalarString(v any) string {
@@ -327,19 +396,20 @@ func (g *graph) resolve() error {
 			}
 		}
 	}
-	if len(g.errs) > 0 {
-		return fmt.Errorf("%s", strings.Join(g.errs, "\n"))
-	}
-	return nil
+	return g.err()
 }
 
 func (n *node) matters() bool {
 	if n.isList {
 		return n.strategy != replace
 	}
-	if n.retainKeys || n.replaceMap || (n.elem != nil && n.elem.interesting) {
-		return true
-	}
+	return n.retainKeys || n.replaceMap || n.interestingElem() || n.hasInterestingField()
+}
+
+// interestingElem reports whether n's elements or values matter.
+func (n *node) interestingElem() bool { return n.elem != nil && n.elem.interesting }
+
+func (n *node) hasInterestingField() bool {
 	for _, f := range n.fields {
 		if f != nil && f.interesting {
 			return true
@@ -348,11 +418,10 @@ func (n *node) matters() bool {
 	return false
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// origin is the node a copy made for field tags (base) stands for.
+func (n *node) origin() *node {
+	for n != nil && n.base != nil {
+		n = n.base
 	}
-	sort.Strings(keys)
-	return keys
+	return n
 }

@@ -42,29 +42,12 @@ func run(version, out string) error {
 	if !strings.HasPrefix(version, "v0.") {
 		return errors.New("-version must be a k8s.io module version such as v0.37.2")
 	}
-	var mods []string
-	for _, s := range sources {
-		mods = append(mods, s.module+"@"+version, s.types+"@"+version)
-	}
-	dirs, err := download(mods)
+	dirs, err := download(modules(version))
 	if err != nil {
 		return err
 	}
-	g := newGraph()
-	for _, s := range sources {
-		defs, err := readSchema(filepath.Join(dirs[s.module], s.schema))
-		if err != nil {
-			return fmt.Errorf("%s@%s: %w", s.module, version, err)
-		}
-		pkgs, err := readPackages(dirs[s.types], s.types, prefixesOf(defs))
-		if err != nil {
-			return fmt.Errorf("%s@%s: %w", s.types, version, err)
-		}
-		if err := g.add(defs, pkgs); err != nil {
-			return fmt.Errorf("%s@%s: %w", s.module, version, err)
-		}
-	}
-	if err := g.resolve(); err != nil {
+	g, err := readSources(version, dirs)
+	if err != nil {
 		return err
 	}
 	src, err := g.emit(version, sourceList(version))
@@ -76,6 +59,44 @@ func run(version, out string) error {
 		return fmt.Errorf("formatting the output: %w", err)
 	}
 	return os.WriteFile(out, formatted, 0o644)
+}
+
+// modules are the modules the sources need, at version.
+func modules(version string) []string {
+	var mods []string
+	for _, s := range sources {
+		mods = append(mods, s.module+"@"+version, s.types+"@"+version)
+	}
+	return mods
+}
+
+// readSources reads every source, from the modules' directories, into one
+// resolved graph.
+func readSources(version string, dirs map[string]string) (*graph, error) {
+	g := newGraph()
+	for _, s := range sources {
+		if err := g.read(s, version, dirs); err != nil {
+			return nil, err
+		}
+	}
+	return g, g.resolve()
+}
+
+// read adds a source: its module's schema and its types module's Go
+// packages.
+func (g *graph) read(s source, version string, dirs map[string]string) error {
+	defs, err := readSchema(filepath.Join(dirs[s.module], s.schema))
+	if err != nil {
+		return fmt.Errorf("%s@%s: %w", s.module, version, err)
+	}
+	pkgs, err := readPackages(dirs[s.types], s.types, prefixesOf(defs))
+	if err != nil {
+		return fmt.Errorf("%s@%s: %w", s.types, version, err)
+	}
+	if err := g.add(defs, pkgs); err != nil {
+		return fmt.Errorf("%s@%s: %w", s.module, version, err)
+	}
+	return nil
 }
 
 func sourceList(version string) []string {

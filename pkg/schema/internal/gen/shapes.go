@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -38,9 +40,7 @@ type shapeTables struct {
 
 // shapeOf classifies a node as the shape tables see it.
 func shapeOf(n *node) int {
-	for n != nil && n.base != nil {
-		n = n.base
-	}
+	n = n.origin()
 	switch {
 	case n == nil || strings.HasPrefix(n.name, "__untyped"):
 		return shapeUnchecked
@@ -57,9 +57,23 @@ func shapeOf(n *node) int {
 
 func (g *graph) shapes() (*shapeTables, error) {
 	t := &shapeTables{data: []uint16{0}, index: map[string]int{}, rows: map[*node]int{}, dedup: map[string]int{}}
-	// every field name, for the name table
+	if err := t.nameTable(g.all); err != nil {
+		return nil, err
+	}
+	for _, k := range g.kinds {
+		off, err := t.row(g.named[k.typeName])
+		if err != nil {
+			return nil, err
+		}
+		t.kinds = append(t.kinds, off)
+	}
+	return t, nil
+}
+
+// nameTable collects every field name, sorted, for the name table.
+func (t *shapeTables) nameTable(all []*node) error {
 	seen := map[string]bool{}
-	for _, n := range g.all {
+	for _, n := range all {
 		for k := range n.fields {
 			if !seen[k] {
 				seen[k] = true
@@ -72,25 +86,15 @@ func (g *graph) shapes() (*shapeTables, error) {
 		t.index[k] = i
 	}
 	if len(t.names) >= 1<<16 {
-		return nil, fmt.Errorf("%d field names do not fit the uint16 indexes of the shape table", len(t.names))
+		return fmt.Errorf("%d field names do not fit the uint16 indexes of the shape table", len(t.names))
 	}
-	for _, k := range g.kinds {
-		off, err := t.row(g.named[k.typeName])
-		if err != nil {
-			return nil, err
-		}
-		t.kinds = append(t.kinds, off)
-	}
-	return t, nil
+	return nil
 }
 
 // row returns the offset of n's row, writing it (and the rows below it)
-// first. Recursive types (JSONSchemaProps) reserve their row before their
-// children are written.
+// first.
 func (t *shapeTables) row(n *node) (int, error) {
-	for n != nil && n.base != nil {
-		n = n.base
-	}
+	n = n.origin()
 	kind := shapeOf(n)
 	if kind == shapeUnchecked {
 		return 0, nil
@@ -98,38 +102,47 @@ func (t *shapeTables) row(n *node) (int, error) {
 	if off, ok := t.rows[n]; ok {
 		return off, nil
 	}
-	var body []uint16
-	switch kind {
-	case shapeObject:
-		keys := sortedKeys(n.fields)
-		if len(keys) >= 1<<14 {
-			return 0, fmt.Errorf("%s: too many fields", n.name)
-		}
-		// reserve the row, so that a type inside itself refers to it
-		off := len(t.data)
-		t.rows[n] = off
-		t.data = append(t.data, make([]uint16, 1+2*len(keys))...)
-		t.data[off] = uint16(shapeObject | len(keys)<<2)
-		for i, k := range keys {
-			child, err := t.row(n.fields[k])
-			if err != nil {
-				return 0, err
-			}
-			t.data[off+1+2*i] = uint16(t.index[k])
-			t.data[off+2+2*i] = uint16(child)
-		}
-		return off, t.check()
-	case shapeMap, shapeList:
-		child, err := t.row(n.elem)
+	if kind == shapeObject {
+		return t.objectRow(n)
+	}
+	return t.elemRow(n, kind)
+}
+
+// objectRow writes an object's row: its fields, by name, and their rows.
+// Recursive types (JSONSchemaProps) reserve their row before their
+// children are written, so that a type inside itself refers to it.
+func (t *shapeTables) objectRow(n *node) (int, error) {
+	keys := slices.Sorted(maps.Keys(n.fields))
+	if len(keys) >= 1<<14 {
+		return 0, fmt.Errorf("%s: too many fields", n.name)
+	}
+	off := len(t.data)
+	t.rows[n] = off
+	t.data = append(t.data, make([]uint16, 1+2*len(keys))...)
+	t.data[off] = uint16(shapeObject | len(keys)<<2)
+	for i, k := range keys {
+		child, err := t.row(n.fields[k])
 		if err != nil {
 			return 0, err
 		}
-		if child == 0 && kind == shapeList {
-			t.rows[n] = 0 // a list of scalars: nothing to check below
-			return 0, nil
-		}
-		body = []uint16{uint16(kind), uint16(child)}
+		t.data[off+1+2*i] = uint16(t.index[k])
+		t.data[off+2+2*i] = uint16(child)
 	}
+	return off, t.check()
+}
+
+// elemRow writes the row of a map or list: the row of its values. Equal
+// rows are written once; a list of scalars has none, nothing to check below.
+func (t *shapeTables) elemRow(n *node, kind int) (int, error) {
+	child, err := t.row(n.elem)
+	if err != nil {
+		return 0, err
+	}
+	if child == 0 && kind == shapeList {
+		t.rows[n] = 0
+		return 0, nil
+	}
+	body := []uint16{uint16(kind), uint16(child)}
 	key := fmt.Sprint(body)
 	if off, ok := t.dedup[key]; ok {
 		t.rows[n] = off
@@ -153,33 +166,42 @@ func (t *shapeTables) write(b *bytes.Buffer) {
 	b.WriteString("\n// shapeNames holds every field name of the built-in types, sorted and\n")
 	b.WriteString("// concatenated; shapeNameEnds[i] is where name i ends.\n")
 	b.WriteString("const shapeNames = \"\" +\n")
+	t.writeNames(b)
+	b.WriteString("\nvar shapeNameEnds = [...]uint16{")
+	ends := make([]int, len(t.names))
+	end := 0
+	for i, k := range t.names {
+		end += len(k)
+		ends[i] = end
+	}
+	writeNumbers(b, ends)
+	b.WriteString("\n// shapeData holds the rows of the shape table (see shape.go).\n")
+	b.WriteString("var shapeData = [...]uint16{")
+	writeNumbers(b, t.data)
+}
+
+// writeNames writes the names as string literals of about 90 characters
+// joined by +.
+func (t *shapeTables) writeNames(b *bytes.Buffer) {
 	line := ""
 	for i, k := range t.names {
 		line += k
-		if len(line) > 90 || i == len(t.names)-1 {
+		last := i == len(t.names)-1
+		if len(line) > 90 || last {
 			end := " +\n"
-			if i == len(t.names)-1 {
+			if last {
 				end = "\n"
 			}
 			fmt.Fprintf(b, "\t%q%s", line, end)
 			line = ""
 		}
 	}
-	b.WriteString("\nvar shapeNameEnds = [...]uint16{")
-	end := 0
-	for i, k := range t.names {
-		end += len(k)
-		if i%16 == 0 {
-			b.WriteString("\n\t")
-		} else {
-			b.WriteString(" ")
-		}
-		fmt.Fprintf(b, "%d,", end)
-	}
-	b.WriteString("\n}\n")
-	b.WriteString("\n// shapeData holds the rows of the shape table (see shape.go).\n")
-	b.WriteString("var shapeData = [...]uint16{")
-	for i, v := range t.data {
+}
+
+// writeNumbers writes the elements of an array literal, sixteen a line,
+// and its closing brace.
+func writeNumbers[T int | uint16](b *bytes.Buffer, values []T) {
+	for i, v := range values {
 		if i%16 == 0 {
 			b.WriteString("\n\t")
 		} else {

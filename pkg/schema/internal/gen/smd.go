@@ -59,19 +59,7 @@ func readSchema(path string) ([]smdDef, error) {
 	if err != nil {
 		return nil, err
 	}
-	var lit *ast.BasicLit
-	ast.Inspect(f, func(n ast.Node) bool {
-		vs, ok := n.(*ast.ValueSpec)
-		if !ok || len(vs.Names) != 1 || vs.Names[0].Name != "schemaYAML" || len(vs.Values) != 1 {
-			return lit == nil
-		}
-		v := vs.Values[0]
-		if call, ok := v.(*ast.CallExpr); ok && len(call.Args) == 1 { // typed.YAMLObject(`...`)
-			v = call.Args[0]
-		}
-		lit, _ = v.(*ast.BasicLit)
-		return false
-	})
+	lit := schemaLiteral(f)
 	if lit == nil || lit.Kind != token.STRING {
 		return nil, fmt.Errorf("%s: no schemaYAML string literal", path)
 	}
@@ -87,6 +75,25 @@ func readSchema(path string) ([]smdDef, error) {
 		return nil, errors.New(path + ": schemaYAML defines no types")
 	}
 	return s.Types, nil
+}
+
+// schemaLiteral finds the value of `var schemaYAML = typed.YAMLObject(...)`
+// (or of a plain string).
+func schemaLiteral(f *ast.File) *ast.BasicLit {
+	var lit *ast.BasicLit
+	ast.Inspect(f, func(n ast.Node) bool {
+		vs, ok := n.(*ast.ValueSpec)
+		if !ok || len(vs.Names) != 1 || vs.Names[0].Name != "schemaYAML" || len(vs.Values) != 1 {
+			return lit == nil
+		}
+		v := vs.Values[0]
+		if call, ok := v.(*ast.CallExpr); ok && len(call.Args) == 1 { // typed.YAMLObject(`...`)
+			v = call.Args[0]
+		}
+		lit, _ = v.(*ast.BasicLit)
+		return false
+	})
+	return lit
 }
 
 // prefixesOf returns the package prefixes of the schema's type names

@@ -1,0 +1,76 @@
+package generator
+
+import (
+	"errors"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// update merges or replaces into the existing resource, then names it for
+// its new content.
+func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRules) *framework.Result {
+	idx, ours, err := r.find(e, true)
+	if err != nil {
+		return fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err)
+	}
+	if idx < 0 {
+		return fnrun.Errorf(e.where, nil, "", "%s", r.notFound(e, behavior))
+	}
+	res := r.req.Items[idx]
+	oldName := res.GetName()
+	r.forget(idx)
+	defer r.remember(idx)
+	before := fnrun.Fingerprint(res)
+	defer func() { r.done = updated(behavior, res, before) }()
+	if result := change(e, behavior, res, pairs, formats); result != nil {
+		return result
+	}
+	if res.GetAnnotations()[kustomizeWillHash] != "" {
+		// A kustomize transformer run on a base's generated resource:
+		// kustomize hashes it at the end of the build and fixes the
+		// references itself.
+		return nil
+	}
+	if renames(e, res) {
+		if err := setMetaKey(res, "annotations", GeneratedFrom, e.args.Name); err != nil {
+			return fnrun.Errorf(e.where, res, "", "%v", err)
+		}
+	}
+	return r.name(e, res, nameBase(e.args.Name, oldName, ours), oldName)
+}
+
+// change merges the pairs into res or replaces its data with them.
+func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules) *framework.Result {
+	var err error
+	if behavior == "merge" {
+		err = merge(e, res, pairs, formats)
+	} else {
+		err = replace(e, res, pairs)
+	}
+	var re resultError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re):
+		return re.r
+	}
+	return fnrun.Errorf(e.where, res, "", "%v", err)
+}
+
+// renames reports whether the function names res (which then carries our
+// annotation): it has another name than the generator's, or gets a hash.
+func renames(e entry, res *yaml.RNode) bool {
+	return res.GetName() != e.args.Name || !e.opts.DisableNameSuffixHash
+}
+
+// updated is the summary of an update.
+func updated(behavior string, res *yaml.RNode, before uint64) string {
+	s := map[string]string{"merge": "merged into ", "replace": "replaced the data of "}[behavior] + fnrun.Describe(res)
+	if !fnrun.Changed(before, res) {
+		s += " (no change)"
+	}
+	return s
+}

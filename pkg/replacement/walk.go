@@ -343,9 +343,7 @@ func (s *setter) write(n *yaml.Node, created bool) error {
 // position, comments and key. A scalar keeps its type when the new text
 // reads as one (replicas: 3 stays a number), and its quoting style.
 func assign(dst, v *yaml.Node, created bool) {
-	if v.Kind == yaml.AliasNode && v.Alias != nil {
-		v = v.Alias
-	}
+	v = yamltree.Resolve(v)
 	if v.Kind == yaml.ScalarNode {
 		oldTag := ""
 		if !created && dst.Kind == yaml.ScalarNode {
@@ -374,9 +372,7 @@ func assign(dst, v *yaml.Node, created bool) {
 // deepCopy copies a value made by rule.value, whose aliases are already
 // expanded (within a budget; see smp.CopyExpanded).
 func deepCopy(n *yaml.Node) *yaml.Node {
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		return deepCopy(n.Alias)
-	}
+	n = yamltree.Resolve(n)
 	c := *n
 	c.Anchor = ""
 	if n.Content != nil {

@@ -356,6 +356,16 @@ var migrationInputs = []struct {
 - metadata:
     annotations: *a
 `},
+	// kyaml matches keys as spelled: a key that is an alias is not the key
+	// its anchor spells (yamltree.Lookup would take it for that key).
+	{"aliased metadata key", true, `
+- x: &k metadata
+  *k : {name: a, annotations: {config.kubernetes.io/path: a.yaml}}
+`},
+	{"aliased annotation key", true, `
+- x: &k config.kubernetes.io/path
+  metadata: {name: a, annotations: {*k : a.yaml}}
+`},
 	{"a mapping as path", false, `
 - metadata:
     annotations:

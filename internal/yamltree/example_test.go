@@ -19,3 +19,17 @@ func ExampleTree() {
 	}
 	// Output: 1 b
 }
+
+// Messages say what a value is in one wording; a Secret's values are not
+// shown.
+func ExampleDescribe() {
+	secret := yaml.MustParse("stringData: {pin: 1234, token: abc, config: {a: 1}}\n").YNode()
+	data := yamltree.Lookup(secret, "stringData")
+	for _, k := range []string{"pin", "token", "config"} {
+		fmt.Printf("%s: %s; in a Secret, %s\n", k, yamltree.Describe(yamltree.Lookup(data, k)), yamltree.DescribeSecret(yamltree.Lookup(data, k), true))
+	}
+	// Output:
+	// pin: the number 1234; in a Secret, a number
+	// token: a string; in a Secret, a string
+	// config: a map; in a Secret, a map
+}

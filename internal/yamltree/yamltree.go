@@ -9,7 +9,7 @@ import (
 // Tree is yaml nodes as fieldpath.Select sees them. Aliases are followed.
 type Tree struct{}
 
-var _ fieldpath.Tree[*yaml.Node] = Tree{}
+var _ fieldpath.Walkable[*yaml.Node] = Tree{}
 
 // Shape says what n is.
 func (Tree) Shape(n *yaml.Node) fieldpath.Shape {
@@ -63,6 +63,13 @@ func (t Tree) Field(n *yaml.Node, key string) (string, bool) {
 // Value is a scalar's value.
 func (Tree) Value(n *yaml.Node) string { return Resolve(n).Value }
 
+// Child is the node at a position Select gave (Child, the function), for
+// fieldpath's walk.
+func (Tree) Child(n *yaml.Node, pos int) *yaml.Node { return Child(n, pos) }
+
+// Key is the key of map n's entry at pos.
+func (Tree) Key(n *yaml.Node, pos int) string { return Resolve(Resolve(n).Content[2*pos]).Value }
+
 // Child is the node at a position Select gave: a map entry's value or a
 // list element (aliases followed).
 func Child(n *yaml.Node, pos int) *yaml.Node {
@@ -101,10 +108,8 @@ func Lookup(m *yaml.Node, key string) *yaml.Node {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
-	for j := 0; j+1 < len(m.Content); j += 2 {
-		if Resolve(m.Content[j]).Value == key {
-			return m.Content[j+1]
-		}
+	if j, _ := (Tree{}).Lookup(m, key); j >= 0 {
+		return m.Content[2*j+1]
 	}
 	return nil
 }

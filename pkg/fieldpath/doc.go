@@ -33,9 +33,11 @@
 //     instead of being skipped silently.
 //
 // The package parses paths (Parse; Path.String writes one back so that it
-// parses to the same path) and decides what a segment selects in a node
-// (Select, Matches), for every walker alike: kyaml nodes in replacement,
-// the span trees of strings in embedded, the values mergeKeys paths name.
-// Walking, creating what is missing and the words of messages are the
+// parses to the same path), decides what a segment selects in a node
+// (Select, Matches) and walks a whole path (Walk: the places it leads to,
+// the way there as Steps, and the dead ends with why), for every walker
+// alike: kyaml nodes in replacement and multi-patch, the span trees of
+// strings in embedded, the values mergeKeys paths name (Reaches). Creating
+// what is missing, going into strings and the words of messages are the
 // walkers' own.
 package fieldpath

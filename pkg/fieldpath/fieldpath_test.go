@@ -183,42 +183,9 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// listTree is a toy document for Select: nested maps and lists of strings.
-type listTree struct{}
-
-func (listTree) Shape(n any) Shape {
-	switch n.(type) {
-	case map[string]any:
-		return Map
-	case []any:
-		return List
-	case string:
-		return Scalar
-	}
-	return Other
-}
-func (listTree) Len(n any) int {
-	if m, ok := n.(map[string]any); ok {
-		return len(m)
-	}
-	return len(n.([]any))
-}
-func (listTree) Lookup(n any, key string) (int, error) {
-	if _, ok := n.(map[string]any)[key]; ok {
-		return 0, nil
-	}
-	return -1, nil
-}
-func (listTree) Element(n any, i int) any { return n.([]any)[i] }
-func (listTree) Field(n any, key string) (string, bool) {
-	v, ok := n.(map[string]any)[key].(string)
-	return v, ok
-}
-func (listTree) Value(n any) string { return n.(string) }
-
 func TestSelect(t *testing.T) {
-	list := []any{map[string]any{"name": "app"}, map[string]any{"name": "app-sidecar"}, "x", map[string]any{"name": "app"}}
-	m := map[string]any{"a": "1"}
+	list := []any{om("name", "app"), om("name", "app-sidecar"), "x", om("name", "app")}
+	m := om("a", "1")
 	cases := []struct {
 		n    any
 		path string
@@ -241,7 +208,7 @@ func TestSelect(t *testing.T) {
 		{"scalar", "a", Selection{Mismatch: true}},
 	}
 	for _, c := range cases {
-		got, err := Select[any](listTree{}, c.n, MustParse(c.path)[0])
+		got, err := Select[any](goTree{}, c.n, MustParse(c.path)[0])
 		if err != nil || fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("%s in %v: got %+v %v, want %+v", c.path, c.n, got, err, c.want)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -59,19 +60,18 @@ func decode(n *yaml.Node, into any, what string, lines func() *configLines) erro
 
 // mismatch says what is wrong when a YAML node cannot decode into a Go
 // type, in the config's words (a string, a list), without the value: a
-// config may carry secrets (secretGenerator literals). "" when it fits.
+// config may carry secrets (secretGenerator literals), so it is described
+// as a Secret's would be. "" when it fits.
 func mismatch(n *yaml.Node, t reflect.Type) string {
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+	n = yamltree.Resolve(n)
+	if yamltree.IsNull(n) {
 		return "" // null decodes into anything as its zero value
 	}
 	kind, tags, checked := decodesFrom(t)
 	if !checked || n.Kind == kind && (tags == nil || slices.Contains(tags, n.ShortTag())) {
 		return ""
 	}
-	return fmt.Sprintf("want %s, got %s", goKindName(t), nodeKindName(n))
+	return fmt.Sprintf("want %s, got %s", goKindName(t), yamltree.DescribeSecret(n, true))
 }
 
 // decodesFrom is the kind of node a Go type decodes from and, for a
@@ -116,29 +116,6 @@ func goKindName(t reflect.Type) string {
 		return goKindName(t.Elem())
 	}
 	return "another kind of value"
-}
-
-// nodeKindName names what a YAML node is.
-func nodeKindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a map"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!str":
-			return "a string"
-		case "!!int", "!!float":
-			return "a number"
-		case "!!bool":
-			return "a boolean"
-		case "!!null":
-			return "null"
-		}
-		return "a " + strings.TrimPrefix(n.ShortTag(), "!!") + " value"
-	}
-	return "something else"
 }
 
 // jsonValueName turns encoding/json's names for what it found into YAML's.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 // PackageDir decides the root a config read from a ResourceList may read
@@ -122,12 +124,6 @@ func nestedString(n *yaml.Node, keys ...string) string {
 	return n.Value
 }
 
-// mapField is the value of a map's key, or nil.
-func mapField(n *yaml.Node, name string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == name {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
+// mapField is the value of a map's key, or nil (yamltree.Lookup, under
+// the name this package's files use).
+func mapField(n *yaml.Node, name string) *yaml.Node { return yamltree.Lookup(n, name) }

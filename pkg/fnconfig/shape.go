@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 // CheckShape refuses a config whose top level or metadata is not the
@@ -17,7 +19,7 @@ func CheckShape(config *yaml.RNode) error {
 		n = n.Content[0]
 	}
 	if n.Kind != yaml.MappingNode {
-		return fmt.Errorf("the function config is %s, not a map with apiVersion, kind and metadata (line %d)", nodeKindName(n), n.Line)
+		return fmt.Errorf("the function config is %s, not a map with apiVersion, kind and metadata (line %d)", yamltree.DescribeSecret(n, true), n.Line)
 	}
 	var s shapeCheck
 	s.want("apiVersion", mapField(n, "apiVersion"), yaml.ScalarNode)
@@ -42,9 +44,7 @@ func (s *shapeCheck) want(field string, v *yaml.Node, kind yaml.Kind) {
 	if v == nil || (v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
 		return
 	}
-	if v.Kind == yaml.AliasNode && v.Alias != nil {
-		v = v.Alias
-	}
+	v = yamltree.Resolve(v)
 	if v.Kind == kind || (kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode) {
 		return
 	}
@@ -52,7 +52,7 @@ func (s *shapeCheck) want(field string, v *yaml.Node, kind yaml.Kind) {
 	if kind == yaml.ScalarNode {
 		what = "a string"
 	}
-	s.problems = append(s.problems, fmt.Sprintf("%s: want %s, got %s (line %d)", field, what, nodeKindName(v), v.Line))
+	s.problems = append(s.problems, fmt.Sprintf("%s: want %s, got %s (line %d)", field, what, yamltree.DescribeSecret(v, true), v.Line))
 }
 
 // metadata checks name, namespace, labels and annotations.

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 // IsToolAnnotation reports whether an annotation belongs to kpt or
@@ -64,6 +66,9 @@ func annotationsNode(it *yaml.RNode) *yaml.Node {
 		if n == nil || n.Kind != yaml.MappingNode {
 			return nil
 		}
+		// Keys as spelled, as kyaml (and rlio's migration) read them: not
+		// yamltree.Lookup, which takes an aliased key for the key it
+		// stands for.
 		var next *yaml.Node
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if n.Content[i].Value == field {
@@ -181,14 +186,8 @@ func stringMapProblems(item *yaml.Node, field string, m *yaml.Node) []string {
 	return errs
 }
 
-func mapField(n *yaml.Node, name string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == name {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
+// mapField is yamltree.Lookup, under the name fnrun's files use.
+func mapField(n *yaml.Node, name string) *yaml.Node { return yamltree.Lookup(n, name) }
 
 // describeLoose names a resource without kyaml's getters, which panic on
 // malformed metadata.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/mergekey"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -20,7 +21,7 @@ type Ops struct {
 // Each operation is checked first, so an error names it: op[2].
 func ParseOps(doc *yaml.RNode) (*Ops, error) {
 	if doc.YNode().Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("a JSON patch is a list of operations, got a %s", kindName(doc))
+		return nil, fmt.Errorf("a JSON patch is a list of operations, got %s", yamltree.Describe(doc.YNode()))
 	}
 	for i, op := range doc.YNode().Content {
 		if err := checkOp(op); err != nil {
@@ -85,8 +86,8 @@ func checkWholeDocument(kind string, fields map[string]*yaml.Node) error {
 	case "remove":
 		return fmt.Errorf(`remove "": path "" is the whole resource, which a JSON patch cannot remove`)
 	case "add", "replace":
-		if v := fields["value"]; v.Kind != yaml.MappingNode {
-			return fmt.Errorf(`%s "": path "" is the whole resource, so the value must be a map, not a %s`, kind, kindName(yaml.NewRNode(v)))
+		if v := yamltree.Resolve(fields["value"]); v.Kind != yaml.MappingNode {
+			return fmt.Errorf(`%s "": path "" is the whole resource, so the value must be a map, not %s`, kind, yamltree.Describe(v))
 		}
 	}
 	return nil
@@ -155,7 +156,7 @@ type MergePatch struct {
 // ParseMergePatch reads a merge patch (a map) written in JSON or YAML.
 func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 	if doc.YNode().Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("a merge patch is a map, got a %s", kindName(doc))
+		return nil, fmt.Errorf("a merge patch is a map, got %s", yamltree.Describe(doc.YNode()))
 	}
 	b, err := yamljson.Encode(doc.YNode())
 	if err != nil {
@@ -211,16 +212,4 @@ func withMergeKeys(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
 		*doc.YNode() = *patched.YNode()
 	}
 	return nil
-}
-
-func kindName(n *yaml.RNode) string {
-	switch n.YNode().Kind {
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.MappingNode:
-		return "map"
-	case yaml.ScalarNode:
-		return "scalar"
-	}
-	return "document"
 }

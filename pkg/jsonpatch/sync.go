@@ -7,6 +7,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -33,17 +34,13 @@ func unwrap(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// hintField returns the value of a key in a hint map, or nil.
+// hintField returns the value of a key in a hint map, or nil. An alias is
+// not followed.
 func hintField(hint *yaml.Node, key string) *yaml.Node {
 	if hint == nil || hint.Kind != yaml.MappingNode {
 		return nil
 	}
-	for i := 0; i+1 < len(hint.Content); i += 2 {
-		if hint.Content[i].Value == key {
-			return unwrap(hint.Content[i+1])
-		}
-	}
-	return nil
+	return yamltree.Lookup(hint, key)
 }
 
 // orderLike puts the keys of a new subtree in the order the hint has them.
@@ -266,10 +263,8 @@ func elementName(n *yaml.Node) string {
 	if n.Kind != yaml.MappingNode {
 		return ""
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "name" && n.Content[i+1].Kind == yaml.ScalarNode {
-			return n.Content[i+1].Value
-		}
+	if v := yamltree.Lookup(n, "name"); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
 	}
 	return ""
 }
@@ -290,10 +285,7 @@ func sameScalar(a, b *yaml.Node) bool {
 // with a new one as JSON values: map key order and scalar spellings do not
 // matter.
 func equalNode(a, b *yaml.Node) bool {
-	a = unwrap(a)
-	for a.Kind == yaml.AliasNode && a.Alias != nil {
-		a = a.Alias
-	}
+	a = yamltree.Resolve(a)
 	if a.Kind != b.Kind {
 		return false
 	}

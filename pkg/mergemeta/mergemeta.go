@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/yamlstream"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
@@ -177,7 +178,7 @@ func (m *Meta) take(where string, d *yaml.Node) (int, error) {
 		return 1, nil
 	case kind == "List" || strings.HasSuffix(kind, "List") && apiVersion == "apiextensions.k8s.io/v1":
 		// kubectl get crd -o yaml writes a List
-		items := fieldNode(d, "items")
+		items := yamltree.Lookup(d, "items")
 		if items == nil || items.Kind != yaml.SequenceNode {
 			break
 		}
@@ -218,20 +219,8 @@ func decodeAll(b []byte) ([]*yaml.Node, error) {
 	return maps, nil
 }
 
-func fieldNode(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
 func scalarField(n *yaml.Node, key string) string {
-	if v := fieldNode(n, key); v != nil && v.Kind == yaml.ScalarNode {
+	if v := yamltree.Lookup(n, key); v != nil && v.Kind == yaml.ScalarNode {
 		return v.Value
 	}
 	return ""

@@ -120,7 +120,7 @@ func TestLoadReadsSchemaFilesAndDeclarations(t *testing.T) {
 	// The declaration that continues into the ConfigMap's string.
 	cm := ix.Item(2).YNode()
 	data := yamltree.Child(cm, 3)
-	steps := []Step{{Node: cm, Pos: 3}, {Node: data, Pos: 0}}
+	steps := []fieldpath.Step[*yaml.Node]{{Node: cm, Pos: 3}, {Node: data, Pos: 0}}
 	doc, err := m.EmbeddedType(ix, 2, steps)
 	if err != nil {
 		t.Fatal(err)
@@ -161,27 +161,6 @@ func TestLoadErrors(t *testing.T) {
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got %v, want %q", err, want)
-		}
-	}
-}
-
-func TestReachesUsesFieldpathSelect(t *testing.T) {
-	res := yaml.MustParse("spec:\n  sources:\n  - {chart: api, values: 'a: []'}\n  - {chart: db, values: 'a: []'}\n").YNode()
-	spec := yamltree.Child(res, 0)
-	sources := yamltree.Child(spec, 0)
-	second := yamltree.Child(sources, 1)
-	steps := []Step{{res, 0}, {spec, 0}, {sources, 1}, {second, 1}}
-	for path, want := range map[string]bool{
-		"spec.sources.*.values.a":            true,
-		"spec.sources.[chart=db].values.a":   true,
-		"spec.sources.[chart=api].values.a":  false,
-		"spec.sources.1.values.a":            true,
-		"spec.other.*.values.a":              false,
-		"spec.sources.[chart=db].other.a":    false,
-		"spec.sources.[chart=db].values.a.b": true,
-	} {
-		if got := reaches(fieldpath.MustParse(path), steps); got != want {
-			t.Errorf("%s: %v, want %v", path, got, want)
 		}
 	}
 }

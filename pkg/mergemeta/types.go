@@ -2,7 +2,6 @@ package mergemeta
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -130,24 +129,16 @@ func joinInts(is []int) string {
 	return strings.Join(parts, ",")
 }
 
-// Step is one step of the way from a resource's root to a string holding
-// a document: the node the step starts from and the position (map entry
-// or list element, as fieldpath.Select gives it) it takes.
-type Step struct {
-	Node *yaml.Node
-	Pos  int
-}
-
 // EmbeddedType returns the type of the document held in the string that
-// steps lead to in item i of ix: the lists the declarations selecting the
-// resource declare below that string. A declaration's path reaches the
-// string when each of its first segments selects the step taken
-// (fieldpath.Select decides, as for every path); its remaining segments
-// are in the document. nil: nothing declared there.
-func (m *Meta) EmbeddedType(ix *selector.Index, i int, steps []Step) (*schema.Type, error) {
+// steps (of a walk, fieldpath.Walk) lead to in item i of ix: the lists the
+// declarations selecting the resource declare below that string. A
+// declaration's path reaches the string when each of its first segments
+// selects the step taken (fieldpath.Reaches); its remaining segments are
+// in the document. nil: nothing declared there.
+func (m *Meta) EmbeddedType(ix *selector.Index, i int, steps []fieldpath.Step[*yaml.Node]) (*schema.Type, error) {
 	var t *schema.Type
 	for _, d := range m.decls {
-		if len(d.path) <= len(steps) || !d.sel.Matches(ix.Resource(i)) || !reaches(d.path, steps) {
+		if len(d.path) <= len(steps) || !d.sel.Matches(ix.Resource(i)) || !fieldpath.Reaches(yamltree.Tree{}, d.path, steps) {
 			continue
 		}
 		next, err := t.WithListKeys(d.path[len(steps):], d.keys)
@@ -157,16 +148,4 @@ func (m *Meta) EmbeddedType(ix *selector.Index, i int, steps []Step) (*schema.Ty
 		t = next
 	}
 	return t, nil
-}
-
-// reaches reports whether each of the first segments of path selects the
-// step taken there.
-func reaches(path fieldpath.Path, steps []Step) bool {
-	for k, st := range steps {
-		sel, err := fieldpath.Select(yamltree.Tree{}, st.Node, path[k])
-		if err != nil || !slices.Contains(sel.Positions, st.Pos) {
-			return false
-		}
-	}
-	return true
 }

@@ -107,7 +107,7 @@ func (a *applier) intoResource(c *compiled, i int) {
 		}
 		where := p.path.String()
 		if p.node.Kind != yaml.ScalarNode || p.node.ShortTag() != "!!str" {
-			a.stringMissing(c, res, where, fmt.Sprintf("holds %s, not a string with a JSON or YAML document (a strategic or merge patch without embedded: patches the resource's own fields)", describeNode(p.node)))
+			a.stringMissing(c, res, where, fmt.Sprintf("holds %s, not a string with a JSON or YAML document (a strategic or merge patch without embedded: patches the resource's own fields)", yamltree.DescribeSecret(p.node, secret)))
 			continue
 		}
 		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret})
@@ -149,42 +149,30 @@ func (a *applier) stringMissing(c *compiled, res *yaml.RNode, field, msg string)
 // stringPlace is one string an embedded path leads to.
 type stringPlace struct {
 	node  *yaml.Node
-	steps []mergemeta.Step
+	steps []fieldpath.Step[*yaml.Node]
 	path  fieldpath.Path // the way there, each step named exactly
 }
 
 // why says where, and why, a path leads nowhere.
 type why struct{ at, msg string }
 
-// findStrings walks a resource along path: fieldpath.Select says what each
-// segment selects. It returns the places reached, or, when there are none,
-// why (the first dead end met). In a Secret the keys of data and
-// stringData are not listed: they say what it holds.
+// findStrings walks a resource along path (fieldpath.Walk). It returns the
+// places reached, or, when there are none, why (the first dead end met).
+// In a Secret the keys of data and stringData are not listed: they say
+// what it holds.
 func findStrings(root *yaml.Node, path fieldpath.Path, secret bool) ([]stringPlace, why) {
+	ends, _ := fieldpath.Walk(yamltree.Tree{}, root, path) // yaml trees have no lookup errors
 	var out []stringPlace
 	var first why
-	var walk func(n *yaml.Node, i int, steps []mergemeta.Step, at fieldpath.Path)
-	walk = func(n *yaml.Node, i int, steps []mergemeta.Step, at fieldpath.Path) {
-		n = yamltree.Resolve(n)
-		if i == len(path) {
-			out = append(out, stringPlace{node: n, steps: steps, path: at})
-			return
-		}
-		sel, _ := fieldpath.Select(yamltree.Tree{}, n, path[i])
-		if len(sel.Positions) == 0 && first.msg == "" {
-			first = deadEnd(n, path, i, at, sel, secret)
-		}
-		for _, pos := range sel.Positions {
-			seg := fieldpath.Segment{Kind: fieldpath.Index, Index: pos, Key: fmt.Sprint(pos)}
-			if n.Kind == yaml.MappingNode {
-				seg = fieldpath.Segment{Kind: fieldpath.Field, Key: yamltree.Resolve(n.Content[2*pos]).Value}
-			}
-			walk(yamltree.Child(n, pos), i+1,
-				append(steps[:len(steps):len(steps)], mergemeta.Step{Node: n, Pos: pos}),
-				append(at[:len(at):len(at)], seg))
+	for _, e := range ends {
+		n, at := yamltree.Resolve(e.Node), fieldpath.Taken(yamltree.Tree{}, e.Steps)
+		switch {
+		case !e.Dead:
+			out = append(out, stringPlace{node: n, steps: e.Steps, path: at})
+		case first.msg == "":
+			first = deadEnd(n, path, e.At, at, e.Sel, secret)
 		}
 	}
-	walk(root, 0, nil, nil)
 	return out, first
 }
 
@@ -210,7 +198,7 @@ func deadEnd(n *yaml.Node, path fieldpath.Path, i int, at fieldpath.Path, sel fi
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
 		return why{at.String(), fmt.Sprintf("the path goes on (%s) below this string: embedded: ends at the string, and the patch's own paths go inside the document", path[i:])}
 	}
-	return why{full, fmt.Sprintf("%s is %s, so %s selects nothing there", where, describeNode(n), seg)}
+	return why{full, fmt.Sprintf("%s is %s, so %s selects nothing there", where, yamltree.DescribeSecret(n, secret), seg)}
 }
 
 // keysHint says what key of map n a missing key most likely meant, or
@@ -218,7 +206,7 @@ func deadEnd(n *yaml.Node, path fieldpath.Path, i int, at fieldpath.Path, sel fi
 func keysHint(n *yaml.Node, missing string) string {
 	keys := make([]string, 0, len(n.Content)/2)
 	for j := 0; j+1 < len(n.Content); j += 2 {
-		keys = append(keys, yamltree.Resolve(n.Content[j]).Value)
+		keys = append(keys, yamltree.Tree{}.Key(n, j/2))
 	}
 	if near := suggest.Nearest(missing, keys); near != "" {
 		return fmt.Sprintf(" (did you mean %s?)", near)

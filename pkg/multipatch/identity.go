@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/namerefs"
 	"github.com/patchwork-krm/patchwork/pkg/patch"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
@@ -120,13 +121,13 @@ func normalizeIdentity(r *yaml.RNode) (nulled []string, field, problem string) {
 		}
 		v := root.Content[i+1]
 		switch {
-		case isNull(v):
+		case yamltree.IsNull(v):
 			root.Content = append(root.Content[:i:i], root.Content[i+2:]...)
 			nulled = append(nulled, f)
 		case f == "metadata" && v.Kind != yaml.MappingNode:
-			return nulled, f, "is made " + describeNode(v)
+			return nulled, f, "is made " + yamltree.Describe(v)
 		case f != "metadata" && !isString(v):
-			return nulled, f, "is made " + describeNode(v)
+			return nulled, f, "is made " + yamltree.Describe(v)
 		}
 	}
 	meta := fieldIndex(root, "metadata")
@@ -140,57 +141,31 @@ func normalizeIdentity(r *yaml.RNode) (nulled []string, field, problem string) {
 			continue
 		}
 		switch v := m.Content[i+1]; {
-		case isNull(v):
+		case yamltree.IsNull(v):
 			m.Content = append(m.Content[:i:i], m.Content[i+2:]...)
 			if f == "name" {
 				nulled = append(nulled, "metadata.name")
 			}
 		case !isString(v):
-			return nulled, "metadata." + f, "is made " + describeNode(v)
+			return nulled, "metadata." + f, "is made " + yamltree.Describe(v)
 		}
 	}
 	return nulled, "", ""
 }
 
+// fieldIndex is the index in m.Content of key's entry (found as every
+// walk finds it, yamltree.Tree's Lookup), -1 when m has none or is no map.
 func fieldIndex(m *yaml.Node, key string) int {
 	if m.Kind != yaml.MappingNode {
 		return -1
 	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return i
-		}
+	if j, _ := (yamltree.Tree{}).Lookup(m, key); j >= 0 {
+		return 2 * j
 	}
 	return -1
 }
 
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
-
 func isString(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" }
-
-// describeNode says what a value is, for messages: "a list", "the number 5".
-func describeNode(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a map"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
-	}
-	switch n.ShortTag() {
-	case "!!str":
-		if n.Value == "" {
-			return "the empty string"
-		}
-		return "a string"
-	case "!!int", "!!float":
-		return "the number " + n.Value
-	case "!!bool":
-		return "the boolean " + n.Value
-	}
-	return "a " + strings.TrimPrefix(n.ShortTag(), "!!")
-}
 
 // put sets the identity back as it was, metadata whole, for a message
 // about a resource the patch left without one.

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 // collect calls fn for each referring field of it, with the referred kind
@@ -116,19 +118,14 @@ func walkPod(spec *yaml.Node, p []string, set func(*yaml.Node)) {
 	walk(spec, p, set)
 }
 
-// get follows map fields.
+// get follows map fields. An alias is not followed: a rename must not
+// change what its anchor holds elsewhere.
 func get(n *yaml.Node, path ...string) *yaml.Node {
 	for _, f := range path {
 		if n == nil || n.Kind != yaml.MappingNode {
 			return nil
 		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == f {
-				next = n.Content[i+1]
-			}
-		}
-		n = next
+		n = yamltree.Lookup(n, f)
 	}
 	return n
 }

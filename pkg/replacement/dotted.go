@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -21,7 +22,7 @@ func dottedKey(n *yaml.Node, path fieldpath.Path, i int) string {
 			return ""
 		}
 		key += "." + path[j].Key
-		if field(n, key) == nil {
+		if yamltree.Lookup(n, key) == nil {
 			continue
 		}
 		fixed := append(append(fieldpath.Path{}, path[:i]...), fieldpath.Segment{Kind: fieldpath.Field, Key: key})

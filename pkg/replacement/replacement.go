@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
@@ -126,7 +127,7 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (va
 			errs = append(errs, res)
 			continue
 		case v.Kind != yaml.ScalarNode:
-			errs = append(errs, s.errorf(ix, "leads to a %s; a template takes scalar values", kindName(v)))
+			errs = append(errs, s.errorf(ix, "leads to %s; a template takes scalar values", yamltree.Describe(v)))
 			continue
 		}
 		values[s.name] = v.Value
@@ -187,7 +188,7 @@ func (s *sourceRule) read(ix *selector.Index, cache *embedded.Cache, sec secrecy
 	}
 	if o := s.source.Options; o != nil && o.Delimiter != "" {
 		if v.Kind != yaml.ScalarNode {
-			return nil, secret, fnrun.Errorf(s.entry, res, fieldText, "options.delimiter needs a scalar, found a %s", kindName(v))
+			return nil, secret, fnrun.Errorf(s.entry, res, fieldText, "options.delimiter needs a scalar, found %s", yamltree.Describe(v))
 		}
 		parts := strings.Split(v.Value, o.Delimiter)
 		if o.Index < 0 || o.Index >= len(parts) {
@@ -248,12 +249,12 @@ func (t *targetRule) setterFor(value *yaml.Node) embedded.Setter {
 	}
 	return func(old *yaml.Node) (*yaml.Node, error) {
 		if value.Kind != yaml.ScalarNode {
-			return nil, fmt.Errorf("options.delimiter needs a scalar value, the source gives a %s", kindName(value))
+			return nil, fmt.Errorf("options.delimiter needs a scalar value, the source gives %s", yamltree.Describe(value))
 		}
 		oldText := ""
 		if old != nil {
 			if old.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("options.delimiter needs a scalar to split, found a %s", kindName(old))
+				return nil, fmt.Errorf("options.delimiter needs a scalar to split, found %s", yamltree.Describe(old))
 			}
 			oldText = old.Value
 		}
@@ -279,26 +280,20 @@ func describeSource(s *Source) string {
 func isEmpty(v *yaml.Node) bool {
 	switch v.Kind {
 	case yaml.ScalarNode:
-		return v.ShortTag() == "!!null"
+		return yamltree.IsNull(v)
 	case yaml.MappingNode, yaml.SequenceNode:
 		return len(v.Content) == 0
 	}
 	return false
 }
 
+// emptyKind says which empty value isEmpty found.
 func emptyKind(v *yaml.Node) string {
-	if v.Kind == yaml.ScalarNode {
-		return "null"
-	}
-	return "an empty " + kindName(v)
-}
-
-func kindName(v *yaml.Node) string {
 	switch v.Kind {
 	case yaml.MappingNode:
-		return "map"
+		return "an empty map"
 	case yaml.SequenceNode:
-		return "list"
+		return "an empty list"
 	}
-	return "scalar"
+	return "null"
 }

@@ -2,10 +2,10 @@ package replacement
 
 import (
 	"fmt"
-	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"strconv"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -71,7 +71,7 @@ func describeElement(el *yaml.Node, seg fieldpath.Segment, pos int, secret bool)
 	}
 	v := el.Value
 	if seg.Key != "" {
-		v = field(el, seg.Key).Value
+		v, _ = yamltree.Tree{}.Field(el, seg.Key) // the value the matcher looked at
 	}
 	if len(v) > 40 {
 		v = v[:40] + "…"

@@ -3,11 +3,12 @@ package replacement
 import (
 	"errors"
 	"fmt"
-	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -42,50 +43,39 @@ func at(path fieldpath.Path, i int) string {
 // of parsed strings, the format of the string the path goes into (if it
 // does), and with Secret set, messages do not show the values found.
 func get(root *yaml.Node, path fieldpath.Path, o embedded.Options) ([]*yaml.Node, error) {
-	secret := o.Secret
-	var out []*yaml.Node
-	var walk func(n *yaml.Node, i int) error
-	walk = func(n *yaml.Node, i int) error {
-		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-			n = n.Content[0]
+	one := func(_ *yaml.Node, i int, sel *fieldpath.Selection) error {
+		if len(sel.Positions) > 1 {
+			return errAt(i, "%d elements of %s match %s; a source must name one value", len(sel.Positions), at(path, i), path[i])
 		}
-		if n.Kind == yaml.AliasNode && n.Alias != nil {
-			n = n.Alias
-		}
-		if i == len(path) {
-			out = append(out, n)
-			return nil
-		}
-		if n.Kind == yaml.ScalarNode {
-			if n.ShortTag() != "!!str" {
-				return errAt(i, "%s holds %s, which has no %s", at(path, i), describeScalar(n, secret), path[i])
-			}
-			o.Where = path[:i]
-			vs, err := embedded.Get(n.Value, path[i:], o)
-			if err != nil {
-				return withFormatHint(shiftEmbedded(err, i), err)
-			}
-			out = append(out, vs...)
-			return nil
-		}
-		sel, _ := fieldpath.Select(yamltree.Tree{}, n, path[i]) // kyaml nodes have no lookup errors
-		if len(sel.Positions) == 1 {
-			return walk(child(n, sel.Positions[0]), i+1)
-		}
-		return getError(n, path, i, sel)
+		return nil
 	}
-	if err := walk(root, 0); err != nil {
+	ends, err := fieldpath.Walker[*yaml.Node]{Tree: yamltree.Tree{}, Check: one}.Walk(root, path, 0)
+	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	end := ends[0] // one position at each segment: one end
+	n, i := yamltree.Resolve(end.Node), end.At
+	switch {
+	case !end.Dead:
+		return []*yaml.Node{n}, nil
+	case n.Kind != yaml.ScalarNode:
+		return nil, getError(n, path, i, end.Sel)
+	case n.ShortTag() != "!!str":
+		return nil, errAt(i, "%s holds %s, which has no %s", at(path, i), yamltree.DescribeSecret(n, o.Secret), path[i])
+	}
+	// The string holds a document; the path goes on inside it.
+	o.Where = path[:i]
+	vs, err := embedded.Get(n.Value, path[i:], o)
+	if err != nil {
+		return nil, withFormatHint(shiftEmbedded(err, i), err)
+	}
+	return vs, nil
 }
 
-// getError says why path[i] does not lead to one value in n.
+// getError says why path[i] selects nothing in the map or list n.
 func getError(n *yaml.Node, path fieldpath.Path, i int, sel fieldpath.Selection) error {
 	seg := path[i]
 	switch {
-	case len(sel.Positions) > 1:
-		return errAt(i, "%d elements of %s match %s; a source must name one value", len(sel.Positions), at(path, i), seg)
 	case n.Kind == yaml.MappingNode && sel.Missing:
 		return errAt(i, "no field %q in %s%s%s", seg.Key, at(path, i), keysOf(n), dottedKey(n, path, i))
 	case n.Kind == yaml.MappingNode:
@@ -126,32 +116,69 @@ func (s *setter) apply(root *yaml.Node) error {
 	return nil
 }
 
-// walk returns how many places it wrote. Under a wildcard or a list
-// matcher, elements where the rest of the path does not resolve are
-// skipped, as kustomize does; nothing resolving at all is an error.
+// walk writes at every place path[i:] leads to from n, and returns how
+// many. A dead end is where the setter creates what is missing or goes
+// into a string; under a wildcard or a list matcher, ends where that fails
+// are skipped, as kustomize does, and nothing written at all is the first
+// one's error.
 func (s *setter) walk(n *yaml.Node, i int) (int, error) {
-	if i == len(s.path) {
-		return 1, s.write(n, false)
+	ends, err := fieldpath.Walker[*yaml.Node]{Tree: literal{}, Check: s.check}.Walk(n, s.path, i)
+	if err != nil {
+		return 0, err
 	}
-	if n.Kind == yaml.AliasNode {
-		return 0, errAt(i, "%s is an alias (*%s); edit the value at its anchor instead", at(s.path, i), n.Value)
+	total := 0
+	var first error
+	for _, e := range ends {
+		k, err := s.finish(e)
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		total += k
 	}
-	if n.Kind == yaml.ScalarNode {
-		return s.intoScalar(n, i)
+	if total == 0 {
+		return 0, first
+	}
+	return total, nil
+}
+
+// check is what the setter adds to each segment's selection in a map or
+// list: kpt's and kustomize's annotations are not for it (a wildcard passes
+// over them, naming one is an error), and where kustomize's reading of a
+// matcher selects more is noted.
+func (s *setter) check(n *yaml.Node, i int, sel *fieldpath.Selection) error {
+	if n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode {
+		return nil // an alias or a scalar: a dead end, for finish
 	}
 	seg := s.path[i]
 	if s.atAnnotations(i) && (seg.Kind == fieldpath.Field || seg.Kind == fieldpath.Index) && protected(seg.Key) {
-		return 0, errAt(i, "the annotation %s belongs to kpt and kustomize; functions must not change it", seg.Key)
+		return errAt(i, "the annotation %s belongs to kpt and kustomize; functions must not change it", seg.Key)
 	}
-	sel, _ := fieldpath.Select(yamltree.Tree{}, n, seg) // kyaml nodes have no lookup errors
 	s.recordUnanchored(n, i, sel.Unanchored)
+	if s.atAnnotations(i) && seg.Kind == fieldpath.Wildcard && n.Kind == yaml.MappingNode {
+		sel.Positions = slices.DeleteFunc(sel.Positions, func(p int) bool { return protected(n.Content[2*p].Value) })
+	}
+	return nil
+}
+
+// finish writes at an end of the walk: the place the path leads to, or a
+// dead end the setter goes on from (creating what is missing, into a
+// string) or reports.
+func (s *setter) finish(e fieldpath.End[*yaml.Node]) (int, error) {
+	n, i := e.Node, e.At
 	switch {
-	case len(sel.Positions) > 0:
-		return s.each(s.unprotected(n, i, sel.Positions), i)
-	case sel.Missing && s.create:
+	case !e.Dead:
+		return 1, s.write(n, false)
+	case n.Kind == yaml.AliasNode:
+		return 0, errAt(i, "%s is an alias (*%s); edit the value at its anchor instead", at(s.path, i), n.Value)
+	case n.Kind == yaml.ScalarNode:
+		return s.intoScalar(n, i)
+	case e.Sel.Missing && s.create:
 		return s.add(n, i)
 	}
-	return 0, s.setError(n, i, sel)
+	return 0, s.setError(n, i, e.Sel)
 }
 
 // intoScalar goes on from a scalar: a null becomes the map or list the
@@ -159,12 +186,12 @@ func (s *setter) walk(n *yaml.Node, i int) (int, error) {
 // into.
 func (s *setter) intoScalar(n *yaml.Node, i int) (int, error) {
 	seg := s.path[i]
-	if n.ShortTag() == "!!null" && s.create && seg.Kind != fieldpath.Wildcard {
+	if yamltree.IsNull(n) && s.create && seg.Kind != fieldpath.Wildcard {
 		becomeContainer(n, seg)
 		return s.walk(n, i)
 	}
 	if n.ShortTag() != "!!str" {
-		return 0, errAt(i, "%s holds %s, which has no %s", at(s.path, i), describeScalar(n, s.secret), seg)
+		return 0, errAt(i, "%s holds %s, which has no %s", at(s.path, i), yamltree.DescribeSecret(n, s.secret), seg)
 	}
 	s.embeddedUnanchored(n.Value, i)
 	out, err := embedded.Set(n.Value, s.path[i:], embedded.Options{Create: s.create, Where: s.path[:i], Cache: s.cache, Secret: s.secret, Format: s.format}, s.set)
@@ -173,21 +200,6 @@ func (s *setter) intoScalar(n *yaml.Node, i int) (int, error) {
 	}
 	n.Value = out
 	return 1, nil
-}
-
-// unprotected are the nodes at the positions, less the annotations kpt
-// and kustomize keep, which a wildcard passes over.
-func (s *setter) unprotected(n *yaml.Node, i int, positions []int) []*yaml.Node {
-	if !s.atAnnotations(i) || s.path[i].Kind != fieldpath.Wildcard {
-		return children(n, positions)
-	}
-	var out []*yaml.Node
-	for _, p := range positions {
-		if !protected(n.Content[2*p].Value) {
-			out = append(out, n.Content[2*p+1])
-		}
-	}
-	return out
 }
 
 // add creates what path[i] names and n lacks: a map entry, the element at
@@ -253,28 +265,6 @@ func protected(key string) bool {
 	return strings.HasPrefix(key, "internal.config.kubernetes.io/")
 }
 
-func (s *setter) each(nodes []*yaml.Node, i int) (int, error) {
-	if len(nodes) == 0 {
-		return 0, errAt(i, "%s matches nothing: %s is empty", s.path[i], at(s.path, i))
-	}
-	total := 0
-	var first error
-	for _, el := range nodes {
-		k, err := s.walk(el, i+1)
-		if err != nil {
-			if first == nil {
-				first = err
-			}
-			continue
-		}
-		total += k
-	}
-	if total == 0 {
-		return 0, first
-	}
-	return total, nil
-}
-
 // created continues the walk in a node just added: at the end of the path
 // it receives the value; otherwise it is the map or list the next segment
 // needs.
@@ -301,7 +291,7 @@ func (s *setter) newElement(list *yaml.Node, i int) (*yaml.Node, error) {
 	seg := s.path[i]
 	tag := "!!str"
 	for _, el := range list.Content {
-		if sib := field(el, seg.Key); el.Kind == yaml.MappingNode && sib != nil {
+		if sib := yamltree.Lookup(el, seg.Key); el.Kind == yaml.MappingNode && sib != nil {
 			if sib.Kind == yaml.ScalarNode && sib.ShortTag() != "!!str" &&
 				embedded.KeptTag(sib.ShortTag(), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg.Value}) == sib.ShortTag() {
 				tag = sib.ShortTag()
@@ -353,9 +343,7 @@ func (s *setter) write(n *yaml.Node, created bool) error {
 // position, comments and key. A scalar keeps its type when the new text
 // reads as one (replicas: 3 stays a number), and its quoting style.
 func assign(dst, v *yaml.Node, created bool) {
-	if v.Kind == yaml.AliasNode && v.Alias != nil {
-		v = v.Alias
-	}
+	v = yamltree.Resolve(v)
 	if v.Kind == yaml.ScalarNode {
 		oldTag := ""
 		if !created && dst.Kind == yaml.ScalarNode {
@@ -384,9 +372,7 @@ func assign(dst, v *yaml.Node, created bool) {
 // deepCopy copies a value made by rule.value, whose aliases are already
 // expanded (within a budget; see smp.CopyExpanded).
 func deepCopy(n *yaml.Node) *yaml.Node {
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		return deepCopy(n.Alias)
-	}
+	n = yamltree.Resolve(n)
 	c := *n
 	c.Anchor = ""
 	if n.Content != nil {
@@ -396,18 +382,6 @@ func deepCopy(n *yaml.Node) *yaml.Node {
 		}
 	}
 	return &c
-}
-
-func field(n *yaml.Node, key string) *yaml.Node {
-	if n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for j := 0; j+1 < len(n.Content); j += 2 {
-		if n.Content[j].Value == key {
-			return n.Content[j+1]
-		}
-	}
-	return nil
 }
 
 func keysOf(n *yaml.Node) string {
@@ -424,23 +398,6 @@ func keysOf(n *yaml.Node) string {
 		ks = append(ks, strconv.Quote(n.Content[j].Value))
 	}
 	return " (keys: " + strings.Join(ks, ", ") + ")"
-}
-
-// describeScalar names a scalar in messages: its type and, unless it is
-// secret, its value.
-func describeScalar(n *yaml.Node, secret bool) string {
-	if n.ShortTag() == "!!null" {
-		return "null" // not `the null ""`
-	}
-	typ := strings.TrimPrefix(n.ShortTag(), "!!")
-	if secret {
-		return fmt.Sprintf("a secret %s (not shown)", typ)
-	}
-	v := n.Value
-	if len(v) > 40 {
-		v = v[:40] + "…"
-	}
-	return fmt.Sprintf("the %s %q", typ, v)
 }
 
 // showValue shows a scalar's text in messages, unless it is secret.

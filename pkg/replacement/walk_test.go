@@ -141,7 +141,7 @@ func TestGetErrors(t *testing.T) {
 	}
 	tests := []struct{ path, want string }{
 		{"spec.ports.[name=http].port", "2 elements of spec.ports match [name=http]; a source must name one value"},
-		{"spec.replicas.x", `spec.replicas holds the int "3", which has no x`},
+		{"spec.replicas.x", `spec.replicas holds the number 3, which has no x`},
 		{"spec.ports.5", "index 5 is out of range: spec.ports has 2 elements"},
 		{"spec.nope", `no field "nope" in spec (keys: "ports", "replicas")`},
 	}
@@ -173,5 +173,24 @@ func TestLiteral(t *testing.T) {
 	var l Value
 	if err := l.UnmarshalJSON([]byte(`{"a": 1}`)); err == nil {
 		t.Error("a map as sourceValue: want an error")
+	}
+}
+
+// TestWildcardOverAnnotationsList: a wildcard at metadata.annotations
+// passes over kpt's annotations only in a map; annotations that are a list
+// (which the runner refuses in items) once made the setter index past the
+// list's end.
+func TestWildcardOverAnnotationsList(t *testing.T) {
+	n, err := yaml.Parse("metadata:\n  annotations: [a, b, c]\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := func(*yaml.Node) (*yaml.Node, error) { return scalarNode("!!str", "y"), nil }
+	s := &setter{path: fieldpath.MustParse("metadata.annotations.*"), set: set}
+	if err := s.apply(n.YNode()); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := n.String(); out != "metadata:\n  annotations: [\"y\", \"y\", \"y\"]\n" {
+		t.Errorf("got\n%s", out)
 	}
 }

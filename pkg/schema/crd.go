@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 const objectMetaName = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
@@ -163,7 +165,7 @@ func crdKinds(crd *yaml.Node, meta *Type) ([]crdKind, error) {
 	w := newWalker(nil)
 	for i, v := range versions {
 		path := fmt.Sprintf("spec.versions[%d]", i)
-		v = deref(v)
+		v = yamltree.Resolve(v)
 		if v == nil || v.Kind != yaml.MappingNode {
 			return nil, fmt.Errorf("%s: want a map", path)
 		}
@@ -252,7 +254,7 @@ func (w *walker) walk(n *yaml.Node, path string, depth int) (*Type, error) {
 	if depth > maxSchemaDepth {
 		return nil, fmt.Errorf("%s: schema nested more than %d levels", path, maxSchemaDepth)
 	}
-	n = deref(n)
+	n = yamltree.Resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: want a schema (a map)", path)
 	}
@@ -379,7 +381,7 @@ func (w *walker) list(n, items *yaml.Node, strategies map[string]bool, path stri
 	}
 	if w.refs != nil {
 		// the keys are properties of what items refers to
-		if items, err = w.refs.resolve(deref(items), path+".items"); err != nil {
+		if items, err = w.refs.resolve(yamltree.Resolve(items), path+".items"); err != nil {
 			return nil, err
 		}
 	}
@@ -497,31 +499,9 @@ func isScalarSchema(n *yaml.Node) bool {
 	return scalar(field(n, "x-kubernetes-int-or-string")) == "true"
 }
 
-// field returns the value of key in a mapping node, nil when n is not a
-// mapping or has no such key.
-func field(n *yaml.Node, key string) *yaml.Node {
-	n = deref(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return deref(n.Content[i+1])
-		}
-	}
-	return nil
-}
-
-// deref follows YAML aliases (*anchor) to the node they stand for.
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 10; i++ {
-		n = n.Alias
-	}
-	if n != nil && n.Kind == yaml.AliasNode {
-		return nil
-	}
-	return n
-}
+// field returns the value of key in a mapping node (aliases followed),
+// nil when n is not a mapping or has no such key.
+func field(n *yaml.Node, key string) *yaml.Node { return yamltree.Resolve(yamltree.Lookup(n, key)) }
 
 func scalar(n *yaml.Node) string {
 	if n == nil || n.Kind != yaml.ScalarNode {
@@ -544,7 +524,7 @@ func stringList(n *yaml.Node, path string) ([]string, error) {
 	}
 	l := make([]string, 0, len(n.Content))
 	for i, c := range n.Content {
-		c = deref(c)
+		c = yamltree.Resolve(c)
 		if c == nil || c.Kind != yaml.ScalarNode {
 			return nil, fmt.Errorf("%s[%d]: want a field name", path, i)
 		}

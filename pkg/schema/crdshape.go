@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 // addCRDShapes records the field names of each served version of a CRD, read
@@ -29,7 +31,7 @@ func (s *Schema) addCRDShapes(crd *yaml.Node) {
 	meta, _ := s.Shape("v1", "ConfigMap").Field("metadata")
 	r := newShapeReader(nil)
 	for _, v := range versions {
-		v = deref(v)
+		v = yamltree.Resolve(v)
 		name := scalar(field(v, "name"))
 		if name == "" || !served(v) {
 			continue
@@ -85,7 +87,7 @@ func newShapeReader(refs *refResolver) shapeReader {
 }
 
 func (r *shapeReader) read(n *yaml.Node, depth int) Shape {
-	n = r.follow(deref(n))
+	n = r.follow(yamltree.Resolve(n))
 	if n == nil || n.Kind != yaml.MappingNode || depth > maxSchemaDepth {
 		return Shape{}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -64,7 +65,7 @@ type fieldCheck struct {
 }
 
 func (c *fieldCheck) node(n *yaml.Node, sh Shape, path string, depth int) {
-	n = deref(n)
+	n = yamltree.Resolve(n)
 	if n == nil || depth > maxSchemaDepth || len(c.out) >= maxUnknownFields {
 		return
 	}

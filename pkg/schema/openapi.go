@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 // OpenAPI documents are the other way merge metadata is published: the
@@ -25,9 +27,9 @@ func IsOpenAPI(doc *yaml.Node) bool {
 // openAPIDefinitions returns the map of named schemas of an OpenAPI
 // document and the prefix of the references to them.
 func openAPIDefinitions(doc *yaml.Node) (*yaml.Node, string, bool) {
-	doc = deref(doc)
+	doc = yamltree.Resolve(doc)
 	if doc != nil && doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		doc = deref(doc.Content[0])
+		doc = yamltree.Resolve(doc.Content[0])
 	}
 	if v := scalar(field(doc, "swagger")); strings.HasPrefix(v, "2") {
 		defs := field(doc, "definitions")
@@ -90,7 +92,7 @@ func wrapped(n *yaml.Node) (*yaml.Node, bool) {
 		field(n, "properties") != nil || field(n, "items") != nil {
 		return n, false
 	}
-	return deref(all.Content[0]), true
+	return yamltree.Resolve(all.Content[0]), true
 }
 
 // groupVersionKinds reads x-kubernetes-group-version-kind.
@@ -132,7 +134,7 @@ func (s *Schema) WithOpenAPI(doc *yaml.Node) (*Schema, []string, error) {
 	}
 	x := newOpenAPIReader(s, &refResolver{defs: defs, prefix: prefix})
 	for i := 0; i+1 < len(defs.Content); i += 2 {
-		if err := x.definition(defs.Content[i].Value, deref(defs.Content[i+1])); err != nil {
+		if err := x.definition(defs.Content[i].Value, yamltree.Resolve(defs.Content[i+1])); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 // Resource is what selection needs to know about one item, read once.
@@ -115,29 +117,14 @@ func (r *Resource) APIVersion() string {
 func Describe(n *yaml.RNode) Resource {
 	r := Resource{Kind: n.GetKind(), Name: n.GetName(), Namespace: n.GetNamespace()}
 	r.Group, r.Version = SplitAPIVersion(n.GetApiVersion())
-	meta := field(n.YNode(), "metadata")
-	r.Labels = stringMap(field(meta, "labels"))
-	r.Annotations = stringMap(field(meta, "annotations"))
+	// Not kyaml's getters, which panic on metadata of the wrong shape
+	// (labels: [a]).
+	meta := yamltree.Lookup(n.YNode(), "metadata")
+	r.Labels = stringMap(yamltree.Lookup(meta, "labels"))
+	r.Annotations = stringMap(yamltree.Lookup(meta, "annotations"))
 	r.Guarded = r.isBookkeeping()
 	r.Earlier = earlierIDs(r.Annotations)
 	return r
-}
-
-// field returns a map's field, or nil. Unlike kyaml's getters it never
-// panics on a resource whose metadata has the wrong shape (labels: [a]).
-func field(n *yaml.Node, name string) *yaml.Node {
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
-	}
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == name {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // stringMap reads a map of scalars; anything else reads as empty.

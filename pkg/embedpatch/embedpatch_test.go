@@ -32,7 +32,7 @@ scrape_configs:
 
 func promType(t *testing.T) *schema.Type {
 	t.Helper()
-	ty, err := (*schema.Type)(nil).WithListKeys(fieldpath.MustParse("scrape_configs"), []string{"job_name"})
+	ty, err := (*schema.Type)(nil).WithListKeys(schema.ListKeys{Path: fieldpath.MustParse("scrape_configs"), Keys: []string{"job_name"}})
 	if err != nil {
 		t.Fatal(err)
 	}

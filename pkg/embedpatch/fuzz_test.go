@@ -43,7 +43,7 @@ func FuzzApply(f *testing.F) {
 		}
 		var declared *schema.Type
 		if ty == Strategic {
-			declared, _ = declared.WithListKeys(mustPath("scrape_configs"), []string{"job_name"})
+			declared, _ = declared.WithListKeys(schema.ListKeys{Path: mustPath("scrape_configs"), Keys: []string{"job_name"}})
 		}
 		o := Options{Type: declared}
 		out, err := p.Apply(text, o)

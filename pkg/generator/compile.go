@@ -101,7 +101,7 @@ func checkMergeKeys(where string, mv MergeValue, f valuemerge.Format) ([]schema.
 			}
 		}
 		l := schema.ListKeys{Path: p, Keys: mk.Keys}
-		if _, err := (*schema.Type)(nil).WithListKeys(l.Path, l.Keys); err != nil {
+		if _, err := (*schema.Type)(nil).WithListKeys(l); err != nil {
 			return nil, fnrun.Errorf(where, nil, field+".path", "%v", err)
 		}
 		out = append(out, l)

@@ -70,8 +70,7 @@ type openAPIDoc struct {
 type decl struct {
 	name string // mergeKeys[1]
 	sel  *selector.SetMatcher
-	path fieldpath.Path
-	keys []string
+	schema.ListKeys
 }
 
 // Load reads the schema files of c through files and checks its
@@ -111,7 +110,7 @@ func compileDecl(mk MergeKey) (decl, error) {
 		return decl{}, fmt.Errorf("path: %v", err)
 	}
 	// What can be checked without a resource: the keys, and the segments.
-	if _, err := (*schema.Type)(nil).WithListKeys(path, mk.Keys); err != nil {
+	if _, err := (*schema.Type)(nil).WithListKeys(schema.ListKeys{Path: path, Keys: mk.Keys}); err != nil {
 		var de *schema.DeclareError
 		if errors.As(err, &de) && de.At != "" {
 			return decl{}, fmt.Errorf("path: %s", err)
@@ -122,7 +121,7 @@ func compileDecl(mk MergeKey) (decl, error) {
 	if err != nil {
 		return decl{}, err
 	}
-	return decl{sel: sel, path: path, keys: mk.Keys}, nil
+	return decl{sel: sel, ListKeys: schema.ListKeys{Path: path, Keys: mk.Keys}}, nil
 }
 
 // schemaFile tells the files of a directory to read.

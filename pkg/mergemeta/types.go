@@ -99,18 +99,18 @@ func (m *Meta) graft(s *schema.Schema, apiVersion, kind string, at fieldpath.Pat
 	t := base
 	for _, k := range applied {
 		d := m.decls[k]
-		full := append(append(fieldpath.Path{}, at...), d.path...)
+		full := append(append(fieldpath.Path{}, at...), d.Path...)
 		if _, how, ok := s.Describes(apiVersion, kind, full); ok {
 			msg := fmt.Sprintf("%s, whose schema gives this field its merge rules (%s); a declared mergeKey may not change them, as a CRD may not",
 				owner, how)
 			if strings.HasPrefix(how, "atomic") {
 				msg += " (to add an element to such a list, a JSON patch's add with a path ending in /- appends it)"
 			}
-			return nil, &DeclError{Entry: d.name, Field: d.path.String(), First: true, Msg: msg}
+			return nil, &DeclError{Entry: d.name, Field: d.Path.String(), First: true, Msg: msg}
 		}
-		next, err := t.WithListKeys(d.path, d.keys)
+		next, err := t.WithListKeys(d.ListKeys)
 		if err != nil {
-			where, msg := d.path.String(), err.Error()
+			where, msg := d.Path.String(), err.Error()
 			if de, ok := err.(*schema.DeclareError); ok && de.At != "" {
 				where, msg = de.At, de.Msg
 			}
@@ -138,12 +138,12 @@ func joinInts(is []int) string {
 func (m *Meta) EmbeddedType(ix *selector.Index, i int, steps []fieldpath.Step[*yaml.Node]) (*schema.Type, error) {
 	var t *schema.Type
 	for _, d := range m.decls {
-		if len(d.path) <= len(steps) || !d.sel.Matches(ix.Resource(i)) || !fieldpath.Reaches(yamltree.Tree{}, d.path, steps) {
+		if len(d.Path) <= len(steps) || !d.sel.Matches(ix.Resource(i)) || !fieldpath.Reaches(yamltree.Tree{}, d.Path, steps) {
 			continue
 		}
-		next, err := t.WithListKeys(d.path[len(steps):], d.keys)
+		next, err := t.WithListKeys(schema.ListKeys{Path: d.Path[len(steps):], Keys: d.Keys})
 		if err != nil {
-			return nil, &DeclError{Entry: d.name, Field: d.path.String(), First: true, Msg: err.Error()}
+			return nil, &DeclError{Entry: d.name, Field: d.Path.String(), First: true, Msg: err.Error()}
 		}
 		t = next
 	}

@@ -65,7 +65,7 @@ type ListKeys struct {
 	Keys []string
 }
 
-// WithListKeys returns t with the lists at path merged by keys, leaving t
+// WithListKeys returns t with the lists l.Path reaches merged by l.Keys, leaving t
 // itself (which may be shared, as the built-in types are) unchanged. A
 // path's segments are read as the schema reads a document:
 //
@@ -78,7 +78,8 @@ type ListKeys struct {
 //
 // A list the schema already merges by other keys, or as a set, keeps its
 // rules: declaring others is an error (for built-in kinds see Describes).
-func (t *Type) WithListKeys(path fieldpath.Path, keys []string) (*Type, error) {
+func (t *Type) WithListKeys(l ListKeys) (*Type, error) {
+	path, keys := l.Path, l.Keys
 	if len(keys) == 0 {
 		return nil, &DeclareError{Msg: "keys: give at least one field that identifies an element"}
 	}

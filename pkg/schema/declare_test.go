@@ -11,7 +11,7 @@ import (
 
 func TestWithListKeysGraftsWithoutChangingTheOriginal(t *testing.T) {
 	base := Builtin().Lookup("apps/v1", "Deployment")
-	got, err := base.WithListKeys(fieldpath.MustParse("spec.values.env"), []string{"name"})
+	got, err := base.WithListKeys(ListKeys{Path: fieldpath.MustParse("spec.values.env"), Keys: []string{"name"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,11 +28,11 @@ func TestWithListKeysGraftsWithoutChangingTheOriginal(t *testing.T) {
 
 func TestWithListKeysWildcardsAndMatchers(t *testing.T) {
 	var root *Type
-	root, err := root.WithListKeys(fieldpath.MustParse("spec.sources.*.helm.parameters"), []string{"name"})
+	root, err := root.WithListKeys(ListKeys{Path: fieldpath.MustParse("spec.sources.*.helm.parameters"), Keys: []string{"name"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err = root.WithListKeys(fieldpath.MustParse("spec.sources.[chart=app].helm.valueFiles"), []string{"path"})
+	root, err = root.WithListKeys(ListKeys{Path: fieldpath.MustParse("spec.sources.[chart=app].helm.valueFiles"), Keys: []string{"path"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +65,12 @@ func TestWithListKeysRefuses(t *testing.T) {
 		{"spec.env", nil, "keys: give at least one field"},
 		{"spec.env", []string{"name", "name"}, `keys: "name" is listed twice`},
 	} {
-		_, err := crd.WithListKeys(fieldpath.MustParse(c.path), c.keys)
+		_, err := crd.WithListKeys(ListKeys{Path: fieldpath.MustParse(c.path), Keys: c.keys})
 		if err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s: got %v, want %q", c.path, err, c.err)
 		}
 	}
-	if _, err := crd.WithListKeys(fieldpath.MustParse("ports"), []string{"port"}); err != nil {
+	if _, err := crd.WithListKeys(ListKeys{Path: fieldpath.MustParse("ports"), Keys: []string{"port"}}); err != nil {
 		t.Errorf("declaring the keys the schema has: %v", err)
 	}
 }

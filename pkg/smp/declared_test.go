@@ -22,7 +22,7 @@ func declared(t *testing.T) *schema.Type {
 		{"spec.values.sidecars.[name=proxy].args", []string{"flag"}},
 	} {
 		var err error
-		if root, err = root.WithListKeys(fieldpath.MustParse(d.path), d.keys); err != nil {
+		if root, err = root.WithListKeys(schema.ListKeys{Path: fieldpath.MustParse(d.path), Keys: d.keys}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -106,7 +106,7 @@ func mergeDoc(f Format, base, overlay string, lists []schema.ListKeys) (string, 
 func listsType(lists []schema.ListKeys) (*schema.Type, error) {
 	var t *schema.Type
 	for _, l := range lists {
-		next, err := t.WithListKeys(l.Path, l.Keys)
+		next, err := t.WithListKeys(l)
 		if err != nil {
 			return nil, err
 		}

@@ -205,7 +205,7 @@ func deref(n *yaml.Node) *yaml.Node {
 func keyOf(k *yaml.Node) string {
 	k = deref(k)
 	if k.Kind == yaml.ScalarNode && !scalar.StringForAll(k) {
-		return scalar.KeyForms(k)[1]
+		return "v3\x00" + scalar.JSONKey(k)
 	}
 	return fmt.Sprint(k.Kind) + "\x00" + k.Value
 }

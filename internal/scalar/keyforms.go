@@ -40,6 +40,18 @@ func KeyForms(k *yaml.Node) []string {
 	return append(forms, "v2\x00"+v2, "1.1\x00"+jsonKey11(k.Value))
 }
 
+// JSONKey is the key yaml.v3 makes of a scalar, as Kubernetes tools turn
+// it into a JSON object key: the string it spells, or the value it
+// resolves to written as JSON writes it (00 is "0", 1.0 is "1", ~ is
+// "null", True is "true"). Two scalars with one JSONKey are one key to
+// yaml.v3, and one key of a keyed list's elements to every merge.
+func JSONKey(k *yaml.Node) string {
+	if k.Kind == yaml.AliasNode && k.Alias != nil {
+		k = k.Alias
+	}
+	return jsonKey12(k.ShortTag(), k)
+}
+
 // StringForAll reports whether every reader takes key k for the string it
 // spells: then two such keys are one key exactly when they are spelled
 // alike, and comparing spellings is enough.

@@ -1,11 +1,11 @@
 package smp
 
 import (
-	"strconv"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -174,9 +174,10 @@ func (m *merger) deleteMatching(d *yaml.Node, keys, vals []string, t *schema.Typ
 	d.Content = out
 }
 
-// KeyValue is a merge key's value as elements are matched by it: a string
-// as it is, a number or a boolean as the value it reads as, written plain
-// (8080 and "8080", 00 and 0, 1.0 and 1 are one key; True is true). The
+// KeyValue is a merge key's value as elements are matched by it: the key
+// yaml.v3 makes of it (scalar.JSONKey), a string as it is, a number or a
+// boolean as the value it reads as (8080 and "8080", 00 and 0, 1.0 and 1
+// are one key; True is true), as map keys are matched too. The
 // elements of every keyed list, in resources and in values held in
 // strings, are matched by this one rule.
 func KeyValue(v *yaml.Node) string {
@@ -188,23 +189,7 @@ func KeyValue(v *yaml.Node) string {
 			return v.Value
 		}
 	}
-	var x any
-	if v.Decode(&x) != nil {
-		return v.Value
-	}
-	switch x := x.(type) {
-	case int:
-		return strconv.Itoa(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case uint64:
-		return strconv.FormatUint(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	return v.Value
+	return scalar.JSONKey(v)
 }
 
 // plainDecimal reports whether s is a decimal integer written as readers

@@ -125,9 +125,9 @@ func keyIndexOf(m, pk *yaml.Node) int {
 	if scalar.StringForAll(pk) && !scalar.NeedsQuotes(pk.Value) {
 		return -1 // read as the string it spells, by every reader
 	}
-	id := scalar.KeyForms(pk)[1]
+	id := scalar.JSONKey(pk)
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if kn := resolve(m.Content[i]); kn.Kind == yaml.ScalarNode && scalar.KeyForms(kn)[1] == id {
+		if kn := resolve(m.Content[i]); kn.Kind == yaml.ScalarNode && scalar.JSONKey(kn) == id {
 			return i
 		}
 	}

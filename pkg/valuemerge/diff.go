@@ -256,10 +256,10 @@ func keyText(k *yaml.Node) string {
 	if scalar.StringForAll(k) {
 		return k.Value
 	}
-	if forms := scalar.KeyForms(k); len(forms) > 1 {
-		return strings.TrimPrefix(forms[1], "v3\x00")
+	if k.Kind != yaml.ScalarNode {
+		return k.Value
 	}
-	return k.Value
+	return scalar.JSONKey(k)
 }
 
 // where names a place of the document in messages.

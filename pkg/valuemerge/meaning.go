@@ -53,7 +53,7 @@ func keyID(k *yaml.Node) string {
 	case "", "~", "null", "Null", "NULL":
 		return "!!null"
 	}
-	return scalar.KeyForms(k)[1]
+	return "v3\x00" + scalar.JSONKey(k)
 }
 
 // writeKey writes a key that is a map or a list as text that tells it from

@@ -36,42 +36,40 @@ func Is(k *yaml.Node) bool {
 
 // Contains reports whether a merge key occurs anywhere in n (aliases are
 // not followed: what they refer to is part of the same document).
-func Contains(n *yaml.Node) bool {
-	if n == nil {
-		return false
-	}
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if Is(n.Content[i]) {
-				return true
-			}
-		}
-	}
-	for _, c := range n.Content {
-		if Contains(c) {
-			return true
-		}
-	}
-	return false
-}
+func Contains(n *yaml.Node) bool { return anyKey(n, Is) }
 
 // Untag clears the !!merge tag the parser puts on merge keys. yaml.v3
 // writes a tagged `<<` back as `!!merge <<`; untagged it is written `<<`,
 // which every reader (yaml.v3 included) takes for a merge key again.
 func Untag(n *yaml.Node) {
+	anyKey(n, func(k *yaml.Node) bool {
+		if Is(k) && k.Tag != "" {
+			k.Tag = ""
+		}
+		return false // every key
+	})
+}
+
+// anyKey calls f on the keys of every map in n, those of a map before the
+// maps below it, until f returns true; it reports whether one did.
+// Aliases are not followed.
+func anyKey(n *yaml.Node, f func(k *yaml.Node) bool) bool {
 	if n == nil {
-		return
+		return false
 	}
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; Is(k) && k.Tag != "" {
-				k.Tag = ""
+			if f(n.Content[i]) {
+				return true
 			}
 		}
 	}
 	for _, c := range n.Content {
-		Untag(c)
+		if anyKey(c, f) {
+			return true
+		}
 	}
+	return false
 }
 
 // Expand returns a deep copy of n in which aliases are replaced by copies
@@ -89,17 +87,12 @@ type expander struct{ nodes int }
 
 // copy copies n, aliases and merge keys expanded, within the budget.
 func (e *expander) copy(n *yaml.Node, depth int) (*yaml.Node, error) {
-	if e.nodes++; e.nodes > MaxNodes {
-		return nil, fmt.Errorf("%w: more than %d", ErrTooLarge, MaxNodes)
+	if err := e.spend(depth); err != nil {
+		return nil, err
 	}
-	if depth > 10000 {
-		return nil, fmt.Errorf("%w: nested more than 10000 levels", ErrTooLarge)
-	}
-	for i := 0; n.Kind == yaml.AliasNode; i++ {
-		if n.Alias == nil || i > 32 {
-			return nil, fmt.Errorf("unresolved YAML alias *%s", n.Value)
-		}
-		n = n.Alias
+	n, err := target(n)
+	if err != nil {
+		return nil, err
 	}
 	c := *n
 	c.Anchor = ""
@@ -117,30 +110,44 @@ func (e *expander) copy(n *yaml.Node, depth int) (*yaml.Node, error) {
 	return &c, nil
 }
 
+// spend counts one more node copied at depth, refusing a copy too large
+// or too deep (an alias bomb).
+func (e *expander) spend(depth int) error {
+	if e.nodes++; e.nodes > MaxNodes {
+		return fmt.Errorf("%w: more than %d", ErrTooLarge, MaxNodes)
+	}
+	if depth > 10000 {
+		return fmt.Errorf("%w: nested more than 10000 levels", ErrTooLarge)
+	}
+	return nil
+}
+
+// target is the node an alias stands for (n itself when it is none); an
+// alias without a target, or a chain of them longer than the parser
+// builds, is an error.
+func target(n *yaml.Node) (*yaml.Node, error) {
+	for i := 0; n.Kind == yaml.AliasNode; i++ {
+		if n.Alias == nil || i > 32 {
+			return nil, fmt.Errorf("unresolved YAML alias *%s", n.Value)
+		}
+		n = n.Alias
+	}
+	return n, nil
+}
+
 // copyMapping fills c, the copy of mapping n: its own entries first, in
 // order, then merged entries for keys not yet present, where the first
 // merge key was.
 func (e *expander) copyMapping(n, c *yaml.Node, depth int) (*yaml.Node, error) {
-	own := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if !Is(n.Content[i]) {
-			own[keyOf(n.Content[i])] = true
-		}
-	}
+	own := ownKeys(n)
 	var merged []*yaml.Node // key, value, key, value...
 	mergeAt := -1
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if !Is(k) {
-			ck, err := e.copy(k, depth+1)
-			if err != nil {
+			if err := e.copyEntry(c, k, v, depth+1); err != nil {
 				return nil, err
 			}
-			cv, err := e.copy(v, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			c.Content = append(c.Content, ck, cv)
 			continue
 		}
 		if mergeAt < 0 {
@@ -150,12 +157,7 @@ func (e *expander) copyMapping(n, c *yaml.Node, depth int) (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, kv := range entries {
-			if id := keyOf(kv[0]); !own[id] {
-				own[id] = true
-				merged = append(merged, kv[0], kv[1])
-			}
-		}
+		merged = appendUnset(merged, own, entries)
 	}
 	if mergeAt >= 0 {
 		c.Content = append(c.Content[:mergeAt:mergeAt], append(merged, c.Content[mergeAt:]...)...)
@@ -163,33 +165,89 @@ func (e *expander) copyMapping(n, c *yaml.Node, depth int) (*yaml.Node, error) {
 	return c, nil
 }
 
+// ownKeys is the keys a mapping sets itself, by keyOf.
+func ownKeys(n *yaml.Node) map[string]bool {
+	own := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !Is(n.Content[i]) {
+			own[keyOf(n.Content[i])] = true
+		}
+	}
+	return own
+}
+
+// copyEntry appends copies of key k and value v to mapping c.
+func (e *expander) copyEntry(c, k, v *yaml.Node, depth int) error {
+	ck, err := e.copy(k, depth)
+	if err != nil {
+		return err
+	}
+	cv, err := e.copy(v, depth)
+	if err != nil {
+		return err
+	}
+	c.Content = append(c.Content, ck, cv)
+	return nil
+}
+
+// appendUnset appends to merged the entries whose keys are not set yet
+// (set: by the map itself or by an earlier merged map), and marks them
+// set.
+func appendUnset(merged []*yaml.Node, set map[string]bool, entries [][2]*yaml.Node) []*yaml.Node {
+	for _, kv := range entries {
+		if id := keyOf(kv[0]); !set[id] {
+			set[id] = true
+			merged = append(merged, kv[0], kv[1])
+		}
+	}
+	return merged
+}
+
 // mergedEntries expands the value of a merge key into key/value pairs, the
 // winning entry first.
 func (e *expander) mergedEntries(v *yaml.Node, depth int) ([][2]*yaml.Node, error) {
-	var maps []*yaml.Node
-	switch deref(v).Kind {
-	case yaml.MappingNode:
-		maps = []*yaml.Node{v}
-	case yaml.SequenceNode:
-		maps = deref(v).Content
-	}
-	if len(maps) == 0 && deref(v).Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", v.Line)
+	maps, err := mergedMaps(v)
+	if err != nil {
+		return nil, err
 	}
 	var out [][2]*yaml.Node
 	for _, m := range maps {
 		if deref(m).Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", m.Line)
+			return nil, notMaps(m)
 		}
 		cm, err := e.copy(m, depth+1) // merge keys inside are expanded too
 		if err != nil {
 			return nil, err
 		}
-		for i := 0; i+1 < len(cm.Content); i += 2 {
-			out = append(out, [2]*yaml.Node{cm.Content[i], cm.Content[i+1]})
-		}
+		out = appendEntries(out, cm)
 	}
 	return out, nil
+}
+
+// mergedMaps is what the value of a merge key names: one map, or a list
+// of them (each checked as it is copied).
+func mergedMaps(v *yaml.Node) ([]*yaml.Node, error) {
+	switch d := deref(v); d.Kind {
+	case yaml.MappingNode:
+		return []*yaml.Node{v}, nil
+	case yaml.SequenceNode:
+		return d.Content, nil
+	}
+	return nil, notMaps(v)
+}
+
+// notMaps is the error for a merge key whose value, or an element of it,
+// is not a map.
+func notMaps(n *yaml.Node) error {
+	return fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", n.Line)
+}
+
+// appendEntries appends the key/value pairs of mapping m to out.
+func appendEntries(out [][2]*yaml.Node, m *yaml.Node) [][2]*yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		out = append(out, [2]*yaml.Node{m.Content[i], m.Content[i+1]})
+	}
+	return out
 }
 
 func deref(n *yaml.Node) *yaml.Node {
@@ -212,7 +270,7 @@ func keyOf(k *yaml.Node) string {
 
 // Equal reports whether two expanded trees are the same, node for node.
 func Equal(a, b *yaml.Node) bool {
-	if a.Kind != b.Kind || a.Value != b.Value || a.ShortTag() != b.ShortTag() || len(a.Content) != len(b.Content) {
+	if !sameNode(a, b) {
 		return false
 	}
 	for i := range a.Content {
@@ -221,4 +279,10 @@ func Equal(a, b *yaml.Node) bool {
 		}
 	}
 	return true
+}
+
+// sameNode compares two nodes but for their children: kind, text, tag and
+// how many children they have.
+func sameNode(a, b *yaml.Node) bool {
+	return a.Kind == b.Kind && a.Value == b.Value && a.ShortTag() == b.ShortTag() && len(a.Content) == len(b.Content)
 }

@@ -88,10 +88,24 @@ func (e *Error) Error() string { return e.Msg }
 // one writer of every merge and patch into a string); a patch that changes
 // nothing returns text as it is.
 func (p *Patch) Apply(text string, o Options) (string, error) {
+	doc, err := p.open(text, o)
+	if err != nil {
+		return "", err
+	}
+	if err := p.applyNodes(doc.Want, o); err != nil {
+		return "", err
+	}
+	return write(doc)
+}
+
+// open reads the document held in text for the patch: as JSON or YAML
+// (detect), a JSON merge patch's own text standing ready for the values
+// it brings whole.
+func (p *Patch) open(text string, o Options) (*valuemerge.Doc, error) {
 	eo := embedded.Options{Where: o.Where, Format: o.Format, Secret: o.Secret}
 	roots, err := embedded.Get(text, nil, eo)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	vo := valuemerge.Options{Format: valuemerge.YAML, Edit: eo}
 	if detect(text, o) == embedded.JSON {
@@ -102,11 +116,15 @@ func (p *Patch) Apply(text string, o Options) (string, error) {
 	}
 	doc, err := valuemerge.Open(text, roots[0], vo)
 	if err != nil {
-		return "", &Error{Msg: err.Error()}
+		return nil, &Error{Msg: err.Error()}
 	}
-	if err := p.applyNodes(doc.Want, o); err != nil {
-		return "", err
-	}
+	return doc, nil
+}
+
+// write writes the patched document as edits of its text, or whole where
+// the edits cannot say it; what the patch cannot do to the document is an
+// Error.
+func write(doc *valuemerge.Doc) (string, error) {
 	out, err := doc.Write()
 	var me *valuemerge.MergeError
 	switch {
@@ -141,6 +159,7 @@ func detect(text string, o Options) embedded.Format {
 // fills defaults) to the document's nodes.
 func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
 	r := yaml.NewRNode(doc)
+	so := smp.Options{Default: p.fill, Values: true}
 	switch {
 	case p.typ == JSON6902:
 		if err := p.ops.ApplyEmbedded(r, o.Secret); err != nil {
@@ -150,12 +169,12 @@ func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
 	case p.typ == Merge:
 		// RFC 7386: strategic merge without a schema (no list merges),
 		// filling only what is missing for a default.
-		return smpError(smp.MergeWith(r, p.node, nil, smp.Options{Default: p.fill, Values: true}))
+		return smpError(smp.MergeWith(r, p.node, nil, so))
 	}
-	if err := smp.ValidateWith(p.node, o.Type, smp.Options{Default: p.fill, Values: true}); err != nil {
+	if err := smp.ValidateWith(p.node, o.Type, so); err != nil {
 		return smpError(smp.Result{}, err)
 	}
-	return smpError(smp.MergeWith(r, p.node, o.Type, smp.Options{Default: p.fill, Values: true}))
+	return smpError(smp.MergeWith(r, p.node, o.Type, so))
 }
 
 func smpError(_ smp.Result, err error) error {

@@ -11,25 +11,35 @@ import (
 // encoder writes an alias by anchor name, so a definition counts only when it
 // is the latest one of that name.
 func fixAliases(doc *yaml.Node) {
-	defined := map[string]*yaml.Node{}
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		if n.Anchor != "" {
-			defined[n.Anchor] = n
+	anchors{}.walk(doc)
+}
+
+// anchors holds the latest node defined for each anchor name met so far.
+type anchors map[string]*yaml.Node
+
+// walk checks the aliases in n, in document order, and replaces those
+// that do not refer to the latest definition of their anchor.
+func (a anchors) walk(n *yaml.Node) {
+	if n.Anchor != "" {
+		a[n.Anchor] = n
+	}
+	for i, c := range n.Content {
+		if c.Kind != yaml.AliasNode {
+			a.walk(c)
+			continue
 		}
-		for i, c := range n.Content {
-			if c.Kind == yaml.AliasNode {
-				if c.Alias != nil && (defined[c.Value] != c.Alias || c.Value != c.Alias.Anchor) {
-					cp := expand(c.Alias, 0)
-					n.Content[i] = cp
-					walk(cp)
-				}
-				continue
-			}
-			walk(c)
+		if a.stale(c) {
+			cp := expand(c.Alias, 0)
+			n.Content[i] = cp
+			a.walk(cp)
 		}
 	}
-	walk(doc)
+}
+
+// stale reports whether alias c would not be read back as the value it
+// stands for: its anchor is not defined before it, or is redefined since.
+func (a anchors) stale(c *yaml.Node) bool {
+	return c.Alias != nil && (a[c.Value] != c.Alias || c.Value != c.Alias.Anchor)
 }
 
 // expand deep-copies a value for fixAliases. Anchors are dropped; aliases

@@ -72,6 +72,25 @@ func (m *merger) scanDirectives(p *yaml.Node, t *schema.Type) (mapDirectives, er
 // checkPatchKeys refuses a patch map whose keys are not scalars, or that
 // sets a key twice, spelled alike or read alike (true and True).
 func (m *merger) checkPatchKeys(c []*yaml.Node) error {
+	if err := m.keysReadAlike(c); err != nil {
+		return err
+	}
+	seen := newKeySet(c)
+	for i := 0; i+1 < len(c); i += 2 {
+		kn := resolve(c[i])
+		if kn.Kind != yaml.ScalarNode {
+			return m.errorf("map keys must be scalars, found a %s", kindName(kn))
+		}
+		if seen.repeats(i) {
+			return m.errorf("the patch sets %q twice", kn.Value)
+		}
+	}
+	return nil
+}
+
+// keysReadAlike refuses a patch map with two keys spelled differently
+// that YAML readers take for one (true and True).
+func (m *merger) keysReadAlike(c []*yaml.Node) error {
 	var same error
 	scalar.ResolvedDuplicates(c, func(i, j int) {
 		if same == nil {
@@ -79,64 +98,82 @@ func (m *merger) checkPatchKeys(c []*yaml.Node) error {
 				resolve(c[i]).Value, resolve(c[j]).Value)
 		}
 	})
-	if same != nil {
-		return same
-	}
-	var seen map[string]struct{} // for large maps; small ones compare pairwise
+	return same
+}
+
+// keySet tells the keys of map content c met before: large maps keep them
+// in a set, small ones are compared pairwise.
+type keySet struct {
+	c    []*yaml.Node
+	seen map[string]struct{}
+}
+
+func newKeySet(c []*yaml.Node) keySet {
+	s := keySet{c: c}
 	if len(c) > 32 {
-		seen = make(map[string]struct{}, len(c)/2)
+		s.seen = make(map[string]struct{}, len(c)/2)
 	}
-	for i := 0; i+1 < len(c); i += 2 {
-		kn := resolve(c[i])
-		if kn.Kind != yaml.ScalarNode {
-			return m.errorf("map keys must be scalars, found a %s", kindName(kn))
-		}
-		dup := false
-		if seen != nil {
-			_, dup = seen[kn.Value]
-			seen[kn.Value] = struct{}{}
-		} else {
-			dup = duplicateKey(c, i)
-		}
-		if dup {
-			return m.errorf("the patch sets %q twice", kn.Value)
-		}
+	return s
+}
+
+// repeats reports whether key i repeats a key before it; keys are met in
+// order.
+func (s keySet) repeats(i int) bool {
+	if s.seen == nil {
+		return duplicateKey(s.c, i)
 	}
-	return nil
+	k := resolve(s.c[i]).Value
+	_, dup := s.seen[k]
+	s.seen[k] = struct{}{}
+	return dup
 }
 
 // directive checks key i of patch map content c, a key starting with "$",
 // and records what it asks for in d.
 func (m *merger) directive(d *mapDirectives, c []*yaml.Node, i int, t *schema.Type) error {
-	k, v := resolve(c[i]).Value, resolve(c[i+1])
-	if m.fill && k != keyPatch && isListDirective(k) {
-		return m.refuseInDefault(k)
-	}
+	k := resolve(c[i]).Value
 	switch {
 	case k == keyPatch:
 		return nil // validated by mapDirective
+	case isListDirective(k):
+		return m.listDirective(d, c, i)
+	case m.values || t.HasField(k):
+		return nil // a field that happens to start with $
+	}
+	return m.errorf("unknown directive %q (known: $patch, $retainKeys, $setElementOrder/<list>, $deleteFromPrimitiveList/<list>)", k)
+}
+
+// listDirective is directive for $retainKeys, $setElementOrder/<list> and
+// $deleteFromPrimitiveList/<list>, which a default may not hold.
+func (m *merger) listDirective(d *mapDirectives, c []*yaml.Node, i int) error {
+	k, v := resolve(c[i]).Value, resolve(c[i+1])
+	if m.fill {
+		return m.refuseInDefault(k)
+	}
+	switch {
 	case k == keyRetainKeys:
 		d.retainKeys = v
 		return m.scalarList(v, k)
 	case strings.HasPrefix(k, prefixOrder):
 		d.orders = append(d.orders, i)
-		if err := m.namesList(k, prefixOrder); err != nil {
-			return err
-		}
-		if v.Kind != yaml.SequenceNode {
-			return m.errorf("%s must be a list, found a %s", k, kindName(v))
-		}
-		return nil
-	case strings.HasPrefix(k, prefixDelete):
-		d.deletes = append(d.deletes, i)
-		if err := m.namesList(k, prefixDelete); err != nil {
-			return err
-		}
-		return m.scalarList(v, k)
-	case m.values || t.HasField(k):
-		return nil // a field that happens to start with $
+		return m.orderList(k, v)
 	}
-	return m.errorf("unknown directive %q (known: $patch, $retainKeys, $setElementOrder/<list>, $deleteFromPrimitiveList/<list>)", k)
+	d.deletes = append(d.deletes, i)
+	if err := m.namesList(k, prefixDelete); err != nil {
+		return err
+	}
+	return m.scalarList(v, k)
+}
+
+// orderList checks a $setElementOrder/<list>: it names a list and is one.
+func (m *merger) orderList(k string, v *yaml.Node) error {
+	if err := m.namesList(k, prefixOrder); err != nil {
+		return err
+	}
+	if v.Kind != yaml.SequenceNode {
+		return m.errorf("%s must be a list, found a %s", k, kindName(v))
+	}
+	return nil
 }
 
 // IsDirective reports whether a map key is one of strategic merge's
@@ -190,31 +227,22 @@ func (m *merger) scalarList(v *yaml.Node, k string) error {
 	return nil
 }
 
-// applyRetainKeys implements $retainKeys: the fields of the document map not
-// listed are cleared. As in apimachinery every field the patch sets (to
-// something other than null) must be listed, or the patch contradicts itself.
+// applyRetainKeys implements $retainKeys (keep; nil when the patch map
+// has none): the fields of the document map not listed are cleared. As in
+// apimachinery every field the patch sets (to something other than null)
+// must be listed, or the patch contradicts itself.
 func (m *merger) applyRetainKeys(d, p, keep *yaml.Node) error {
-	listed := func(k string) bool {
-		for _, e := range keep.Content {
-			if e = resolve(e); e.Value == k && !isNull(e) {
-				return true
-			}
-		}
-		return false
+	if keep == nil {
+		return nil
 	}
-	for i := 0; i+1 < len(p.Content); i += 2 {
-		if isDirectiveKey(p, i) || isNull(resolve(p.Content[i+1])) {
-			continue
-		}
-		if k := resolve(p.Content[i]).Value; !listed(k) {
-			return m.errorf("the patch sets %q, which $retainKeys does not list", k)
-		}
+	if err := m.checkRetained(p, keep); err != nil {
+		return err
 	}
 	c := d.Content
 	out := c[:0]
 	for i := 0; i+1 < len(c); i += 2 {
 		kn := resolve(c[i])
-		if kn.Kind == yaml.ScalarNode && listed(kn.Value) {
+		if kn.Kind == yaml.ScalarNode && retains(keep, kn.Value) {
 			out = append(out, c[i], c[i+1])
 			continue
 		}
@@ -226,39 +254,83 @@ func (m *merger) applyRetainKeys(d, p, keep *yaml.Node) error {
 	return nil
 }
 
+// checkRetained refuses a field patch map p sets (not to null) that the
+// $retainKeys list keep does not list.
+func (m *merger) checkRetained(p, keep *yaml.Node) error {
+	for i := 0; i+1 < len(p.Content); i += 2 {
+		if isDirectiveKey(p, i) || isNull(resolve(p.Content[i+1])) {
+			continue
+		}
+		if k := resolve(p.Content[i]).Value; !retains(keep, k) {
+			return m.errorf("the patch sets %q, which $retainKeys does not list", k)
+		}
+	}
+	return nil
+}
+
+// retains reports whether the $retainKeys list keep lists field k.
+func retains(keep *yaml.Node, k string) bool {
+	for _, e := range keep.Content {
+		if e = resolve(e); e.Value == k && !isNull(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// applyDeletes implements the $deleteFromPrimitiveList/<list> of patch map
+// p (deletes: the indexes of those keys in p.Content).
+func (m *merger) applyDeletes(d, p *yaml.Node, deletes []int) {
+	for _, i := range deletes {
+		list := resolve(p.Content[i]).Value[len(prefixDelete):]
+		m.applyDeleteFromPrimitiveList(d, resolve(p.Content[i+1]), list)
+	}
+}
+
 // applyDeleteFromPrimitiveList removes every value listed from the document's
 // list (all occurrences). A missing list, or one that is not a list, is left
 // alone: there is nothing to delete from.
 func (m *merger) applyDeleteFromPrimitiveList(d, values *yaml.Node, list string) {
-	i := keyIndex(d, list)
-	if i < 0 {
+	i, l, err := m.ownList(d, list)
+	if i < 0 || err != nil {
 		return
 	}
-	l := d.Content[i+1]
-	if l.Kind != yaml.SequenceNode {
-		if !isSeq(l) {
-			return
-		}
-		// An alias of a list: delete from a private copy.
-		if cp, err := m.copyDocument(resolve(l)); err == nil {
-			l = cp
-		} else {
-			return
-		}
+	out := m.without(l.Content, values)
+	if len(out) == len(l.Content) {
+		return // nothing deleted: leave the alias (if any) in place
 	}
-	out := make([]*yaml.Node, 0, len(l.Content))
-	for _, e := range l.Content {
+	l.Content = out
+	d.Content[i+1] = l
+}
+
+// ownList finds list field k of document map d: its index in d.Content
+// and the list to change, a private copy where d holds an alias of a list
+// (the anchored list stays as it is). The index is -1 where d has no list
+// k.
+func (m *merger) ownList(d *yaml.Node, k string) (int, *yaml.Node, error) {
+	i := keyIndex(d, k)
+	if i < 0 || !isSeq(d.Content[i+1]) {
+		return -1, nil, nil
+	}
+	l := d.Content[i+1]
+	if l.Kind == yaml.AliasNode {
+		cp, err := m.copyDocument(resolve(l))
+		return i, cp, err
+	}
+	return i, l, nil
+}
+
+// without returns the elements of a list but the scalars among values.
+func (m *merger) without(elements []*yaml.Node, values *yaml.Node) []*yaml.Node {
+	out := make([]*yaml.Node, 0, len(elements))
+	for _, e := range elements {
 		if re := resolve(e); re.Kind == yaml.ScalarNode && containsScalar(values, re) {
 			m.dropped(e)
 			continue
 		}
 		out = append(out, e)
 	}
-	if len(out) == len(l.Content) {
-		return // nothing deleted: leave the alias (if any) in place
-	}
-	l.Content = out
-	d.Content[i+1] = l
+	return out
 }
 
 func containsScalar(list, v *yaml.Node) bool {

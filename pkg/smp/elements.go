@@ -86,10 +86,7 @@ func (f *Finding) Mixed() bool { return len(f.Created) > 0 && len(f.Merged) > 0 
 
 // Add records what one merge (MergeElements) into resource did.
 func (t *Tally) Add(resource int, elements []Element) {
-	injected := false
-	for _, e := range elements {
-		injected = injected || e.Created && e.Container && e.Image
-	}
+	injected := injectsContainer(elements)
 	for _, e := range elements {
 		f := t.finding(e.Path)
 		switch {
@@ -102,6 +99,17 @@ func (t *Tally) Add(resource int, elements []Element) {
 			f.Created = append(f.Created, resource)
 		}
 	}
+}
+
+// injectsContainer reports whether a merge added a whole container with
+// its image (a sidecar): what else it added there goes with it.
+func injectsContainer(elements []Element) bool {
+	for _, e := range elements {
+		if e.Created && e.Container && e.Image {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *Tally) finding(path string) *Finding {

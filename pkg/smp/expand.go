@@ -25,15 +25,8 @@ func (m *merger) copyExpanded(n *yaml.Node) (*yaml.Node, error) {
 	}
 	c := *n
 	c.Anchor = ""
-	if n.Content != nil {
-		c.Content = make([]*yaml.Node, len(n.Content))
-		for i, k := range n.Content {
-			cc, err := m.copyExpanded(k)
-			if err != nil {
-				return nil, err
-			}
-			c.Content[i] = cc
-		}
+	if err := m.copyContent(&c, n, (*merger).copyExpanded); err != nil {
+		return nil, err
 	}
 	return &c, nil
 }

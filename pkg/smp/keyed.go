@@ -48,44 +48,49 @@ func (m *merger) mergeKeyed(d, p *yaml.Node, t *schema.Type, keys []string) erro
 // it.
 func (m *merger) mergeElement(d, raw, pe *yaml.Node, t *schema.Type, keys, vals []string) error {
 	dir, err := m.mapDirective(pe)
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
-	}
-	if dir == directiveDelete {
-		if m.fill {
-			return m.refuseInDefault("$patch: delete")
-		}
-		m.deleteMatching(d, keys, vals, t)
-		return nil
+	case dir == directiveDelete:
+		return m.deleteMatching(d, keys, vals, t)
 	}
 	j := findMatch(d, keys, vals, t)
-	if j < 0 && m.fill {
+	switch {
+	case j >= 0:
+		return m.mergeMatch(d, j, raw, t)
+	case m.fill:
 		// Defaults fill the elements there and add none: the element is
 		// built only for the errors it may hold.
 		return m.dryRun(raw, t.ElementFor(pe))
 	}
-	slot := m.record(j < 0)
-	var cur *yaml.Node
-	et := t.ElementFor(pe)
-	if j >= 0 {
-		cur = d.Content[j]
-		et = t.ElementFor(cur)
-	} else {
-		m.whole++
-	}
-	r, err := m.value(cur, raw, et)
-	if j < 0 {
-		m.whole--
-	}
+	return m.addElement(d, raw, t.ElementFor(pe))
+}
+
+// mergeMatch merges patch element raw into element j of list d, which has
+// its keys.
+func (m *merger) mergeMatch(d *yaml.Node, j int, raw *yaml.Node, t *schema.Type) error {
+	slot := m.record(false)
+	r, err := m.value(d.Content[j], raw, t.ElementFor(d.Content[j]))
 	if err != nil {
 		return err
 	}
 	m.settle(slot, r)
-	if j >= 0 {
-		d.Content[j] = r
-	} else {
-		d.Content = append(d.Content, r)
+	d.Content[j] = r
+	return nil
+}
+
+// addElement appends to list d the element patch element raw makes alone,
+// of type et. It is new as a whole: the keyed elements inside come with it.
+func (m *merger) addElement(d, raw *yaml.Node, et *schema.Type) error {
+	slot := m.record(true)
+	m.whole++
+	r, err := m.value(nil, raw, et)
+	m.whole--
+	if err != nil {
+		return err
 	}
+	m.settle(slot, r)
+	d.Content = append(d.Content, r)
 	return nil
 }
 
@@ -94,15 +99,13 @@ func (m *merger) mergeElement(d, raw, pe *yaml.Node, t *schema.Type, keys, vals 
 // the element and the field.
 func (m *merger) elementKeys(pe *yaml.Node, keys []string, t *schema.Type, vals []string, idx int) ([]string, error) {
 	for _, k := range keys {
-		if v := lookup(pe, k); v != nil {
-			v = resolve(v)
-			if v.Kind == yaml.ScalarNode && !isNull(v) {
-				vals = append(vals, KeyValue(v))
-				continue
-			}
-			if !isNull(v) {
-				return nil, m.errorf("element %d: merge key %q must be a value, found a %s", idx, k, kindName(v))
-			}
+		v, ok := keyField(pe, k)
+		switch {
+		case v != nil && !ok:
+			return nil, m.errorf("element %d: merge key %q must be a value, found a %s", idx, k, kindName(v))
+		case ok:
+			vals = append(vals, KeyValue(v))
+			continue
 		}
 		def, ok := t.KeyDefault(k)
 		if !ok {
@@ -114,17 +117,29 @@ func (m *merger) elementKeys(pe *yaml.Node, keys []string, t *schema.Type, vals 
 	return vals, nil
 }
 
+// keyField is the node of merge key k of element e, and whether it holds
+// a value (a scalar but null). A missing field and a null give nil: the
+// key's default applies.
+func keyField(e *yaml.Node, k string) (*yaml.Node, bool) {
+	v := lookup(e, k)
+	if v == nil {
+		return nil, false
+	}
+	if v = resolve(v); isNull(v) {
+		return nil, false
+	}
+	return v, v.Kind == yaml.ScalarNode
+}
+
 // keyOf returns the merge-key value of a document element, with the default
 // when the field is missing or null; ok is false when it has none.
 func keyOf(e *yaml.Node, k string, t *schema.Type) (string, bool) {
-	if v := lookup(e, k); v != nil {
-		v = resolve(v)
-		if v.Kind == yaml.ScalarNode && !isNull(v) {
-			return KeyValue(v), true
-		}
-		if !isNull(v) {
-			return "", false
-		}
+	v, ok := keyField(e, k)
+	switch {
+	case ok:
+		return KeyValue(v), true
+	case v != nil:
+		return "", false
 	}
 	return t.KeyDefault(k)
 }
@@ -159,8 +174,11 @@ func findMatch(d *yaml.Node, keys, vals []string, t *schema.Type) int {
 
 // deleteMatching removes every document element with the key values vals
 // (duplicates included, as apimachinery does). No match is no error: the
-// element is already gone.
-func (m *merger) deleteMatching(d *yaml.Node, keys, vals []string, t *schema.Type) {
+// element is already gone. A default may delete nothing.
+func (m *merger) deleteMatching(d *yaml.Node, keys, vals []string, t *schema.Type) error {
+	if err := m.refusePatch(directiveDelete); err != nil {
+		return err
+	}
 	c := d.Content
 	out := c[:0]
 	for _, e := range c {
@@ -172,6 +190,7 @@ func (m *merger) deleteMatching(d *yaml.Node, keys, vals []string, t *schema.Typ
 	}
 	clear(c[len(out):])
 	d.Content = out
+	return nil
 }
 
 // KeyValue is a merge key's value as elements are matched by it: the key
@@ -216,10 +235,8 @@ func keyNames(keys []string) string {
 func presentKeys(pe *yaml.Node, keys []string) string {
 	var parts []string
 	for _, k := range keys {
-		if v := lookup(pe, k); v != nil {
-			if v = resolve(v); v.Kind == yaml.ScalarNode && !isNull(v) {
-				parts = append(parts, k+"="+v.Value)
-			}
+		if v, ok := keyField(pe, k); ok {
+			parts = append(parts, k+"="+v.Value)
 		}
 	}
 	if len(parts) == 0 {

@@ -14,6 +14,28 @@ type listMarkers struct {
 	replace, delete bool
 }
 
+// add notes what a marker's directive asks for.
+func (mk *listMarkers) add(dir string) {
+	switch dir {
+	case directiveReplace:
+		mk.replace = true
+	case directiveDelete:
+		mk.delete = true
+	}
+}
+
+// directive is the $patch the markers put on the whole list, "" when they
+// leave it to merge.
+func (mk listMarkers) directive() string {
+	switch {
+	case mk.replace:
+		return directiveReplace
+	case mk.delete:
+		return directiveDelete
+	}
+	return ""
+}
+
 // isMarker reports whether a list element is a list-wide directive: a map
 // whose only key is $patch.
 func isMarker(e *yaml.Node) bool {
@@ -21,6 +43,7 @@ func isMarker(e *yaml.Node) bool {
 	return e.Kind == yaml.MappingNode && len(e.Content) == 2 && resolve(e.Content[0]).Value == keyPatch
 }
 
+// scanMarkers reads and checks the list-wide directives of patch list p.
 func (m *merger) scanMarkers(p *yaml.Node) (listMarkers, error) {
 	var mk listMarkers
 	for _, e := range p.Content {
@@ -31,23 +54,23 @@ func (m *merger) scanMarkers(p *yaml.Node) (listMarkers, error) {
 		if err != nil {
 			return mk, err
 		}
-		switch dir {
-		case directiveReplace:
-			mk.replace = true
-		case directiveDelete:
-			mk.delete = true
-		}
+		mk.add(dir)
 	}
 	if mk.replace && mk.delete {
 		return mk, m.errorf("the list asks for both $patch: replace and $patch: delete")
 	}
-	if m.fill && (mk.replace || mk.delete) {
-		if mk.replace {
-			return mk, m.refuseInDefault("$patch: replace")
-		}
-		return mk, m.refuseInDefault("$patch: delete")
+	return mk, m.refusePatch(mk.directive())
+}
+
+// listStrategy is how a list of type t merges: by keys, as a set, or
+// replaced. A keyed list without keys is replaced: there is nothing to
+// match its elements by.
+func listStrategy(t *schema.Type) (schema.ListStrategy, []string) {
+	switch strategy, keys := t.List(); {
+	case strategy == schema.MergeByKeys && len(keys) > 0, strategy == schema.Set:
+		return strategy, keys
 	}
-	return mk, nil
+	return schema.Replace, nil
 }
 
 // list merges patch list p into document node d by the strategy of t.
@@ -56,35 +79,35 @@ func (m *merger) list(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if mk.delete {
+	strategy, keys := listStrategy(t)
+	switch {
+	case mk.delete:
 		return nil, nil
-	}
-	strategy, keys := t.List()
-	if strategy == schema.MergeByKeys && len(keys) == 0 {
-		strategy = schema.Replace // a keyed list without keys: nothing to match by
-	}
-	if m.fill {
+	case m.fill:
 		return m.fillList(d, p, t, strategy, keys)
+	case strategy == schema.Replace:
+		return m.replaceList(d, p, t)
 	}
-	switch strategy {
-	case schema.MergeByKeys:
-		if d, err = m.own(d, p, yaml.SequenceNode, mk.replace); err != nil {
-			return nil, err
-		}
-		defer settleStyle(d, p, len(d.Content) == 0)
-		if mk.replace {
-			m.whole++
-			defer func() { m.whole-- }()
-		}
-		return d, m.mergeKeyed(d, p, t, keys)
-	case schema.Set:
-		if d, err = m.own(d, p, yaml.SequenceNode, mk.replace); err != nil {
-			return nil, err
-		}
-		defer settleStyle(d, p, len(d.Content) == 0)
+	return m.mergeList(d, p, t, strategy, keys, mk.replace)
+}
+
+// mergeList merges patch list p into the document's list in place: by
+// keys, or as a set. With replace ({$patch: replace} in it) the list is
+// emptied first, and what the patch holds is new as a whole.
+func (m *merger) mergeList(d, p *yaml.Node, t *schema.Type, strategy schema.ListStrategy, keys []string, replace bool) (*yaml.Node, error) {
+	d, err := m.own(d, p, yaml.SequenceNode, replace)
+	if err != nil {
+		return nil, err
+	}
+	defer settleStyle(d, p, len(d.Content) == 0)
+	if strategy == schema.Set {
 		return d, m.mergeSet(d, p, t)
 	}
-	return m.replaceList(d, p, t)
+	if replace {
+		m.whole++
+		defer func() { m.whole-- }()
+	}
+	return d, m.mergeKeyed(d, p, t, keys)
 }
 
 // newElement builds a list element from a patch element alone. A null element
@@ -111,6 +134,18 @@ func (m *merger) newElement(pe *yaml.Node, et *schema.Type, idx int) (*yaml.Node
 // schema knows nothing about). A list equal to the patch's is left untouched,
 // comments and quoting included.
 func (m *merger) replaceList(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
+	content, err := m.newElements(p, t)
+	if err != nil {
+		return nil, err
+	}
+	n := shell(p)
+	n.Content = content
+	settleStyle(n, p, true)
+	return m.replaceWith(d, n, p), nil
+}
+
+// newElements builds the elements of patch list p, its markers left out.
+func (m *merger) newElements(p *yaml.Node, t *schema.Type) ([]*yaml.Node, error) {
 	content := make([]*yaml.Node, 0, len(p.Content))
 	for idx, pe := range p.Content {
 		if isMarker(pe) {
@@ -122,36 +157,7 @@ func (m *merger) replaceList(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error
 		}
 		content = append(content, r)
 	}
-	if d != nil && isSeq(d) && equalContent(resolve(d).Content, content) {
-		return d, nil
-	}
-	if d != nil && d.Kind == yaml.SequenceNode {
-		for _, c := range d.Content {
-			m.dropped(c)
-		}
-		d.Content = content
-		settleStyle(d, p, true)
-		return d, nil
-	}
-	if d != nil {
-		m.dropped(d)
-	}
-	n := shell(p)
-	n.Content = content
-	settleStyle(n, p, true)
-	return n, nil
-}
-
-func equalContent(a, b []*yaml.Node) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !deepEqual(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
+	return content, nil
 }
 
 // mergeSet merges a list of values as a set: values of the patch that the

@@ -21,38 +21,25 @@ func (m *merger) mergeMap(d, p *yaml.Node, t *schema.Type) error {
 	}
 	wasEmpty := len(d.Content) == 0
 	defer settleStyle(d, p, wasEmpty)
-	if dirs.retainKeys != nil {
-		if err := m.applyRetainKeys(d, p, dirs.retainKeys); err != nil {
-			return err
-		}
+	if err := m.applyRetainKeys(d, p, dirs.retainKeys); err != nil {
+		return err
 	}
-	for _, i := range dirs.deletes {
-		list := resolve(p.Content[i]).Value[len(prefixDelete):]
-		m.applyDeleteFromPrimitiveList(d, resolve(p.Content[i+1]), list)
+	m.applyDeletes(d, p, dirs.deletes)
+	before := listsBefore(d, p, dirs.orders)
+	if err := m.mergeFields(d, p, t); err != nil {
+		return err
 	}
+	return m.applyOrders(d, p, t, dirs.orders, before)
+}
 
-	// Remember which elements each reordered list had before the merge:
-	// $setElementOrder places the others (new ones) differently.
-	var before []map[*yaml.Node]int
-	if len(dirs.orders) > 0 {
-		before = make([]map[*yaml.Node]int, len(dirs.orders))
-		for j, i := range dirs.orders {
-			before[j] = elementsOf(lookup(d, resolve(p.Content[i]).Value[len(prefixOrder):]))
-		}
-	}
-
+// mergeFields merges the fields of patch map p, its directives left out,
+// into document map d.
+func (m *merger) mergeFields(d, p *yaml.Node, t *schema.Type) error {
 	for i := 0; i+1 < len(p.Content); i += 2 {
 		if isDirectiveKey(p, i) {
 			continue
 		}
 		if err := m.field(d, p.Content[i], p.Content[i+1], t); err != nil {
-			return err
-		}
-	}
-
-	for j, i := range dirs.orders {
-		list := resolve(p.Content[i]).Value[len(prefixOrder):]
-		if err := m.setElementOrder(d, list, resolve(p.Content[i+1]), before[j], t.Field(list), p); err != nil {
 			return err
 		}
 	}
@@ -86,6 +73,20 @@ func (m *merger) field(d, pk, pv *yaml.Node, t *schema.Type) error {
 		d.Content = append(d.Content, shell(resolve(pk)), r)
 	}
 	return nil
+}
+
+// listsBefore remembers which elements each list a $setElementOrder
+// reorders (orders: the indexes of those keys in p.Content) had before the
+// merge: it places the others (new ones) differently.
+func listsBefore(d, p *yaml.Node, orders []int) []map[*yaml.Node]int {
+	if len(orders) == 0 {
+		return nil
+	}
+	before := make([]map[*yaml.Node]int, len(orders))
+	for j, i := range orders {
+		before[j] = elementsOf(lookup(d, resolve(p.Content[i]).Value[len(prefixOrder):]))
+	}
+	return before
 }
 
 // elementsOf maps the elements of a document list to their positions.

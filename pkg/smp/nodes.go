@@ -72,28 +72,38 @@ func deepEqual(a, b *yaml.Node) bool {
 	case yaml.ScalarNode:
 		return scalarEqual(a, b)
 	case yaml.SequenceNode:
-		if len(a.Content) != len(b.Content) {
-			return false
-		}
-		for i := range a.Content {
-			if !deepEqual(a.Content[i], b.Content[i]) {
-				return false
-			}
-		}
-		return true
+		return equalContent(a.Content, b.Content)
 	case yaml.MappingNode:
-		if len(a.Content) != len(b.Content) {
-			return false
-		}
-		for i := 0; i+1 < len(a.Content); i += 2 {
-			bv := lookup(b, resolve(a.Content[i]).Value)
-			if bv == nil || !deepEqual(a.Content[i+1], bv) {
-				return false
-			}
-		}
-		return true
+		return equalMaps(a, b)
 	}
 	return false
+}
+
+// equalContent compares two lists element by element.
+func equalContent(a, b []*yaml.Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !deepEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalMaps compares two maps key by key, in any order.
+func equalMaps(a, b *yaml.Node) bool {
+	if len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := 0; i+1 < len(a.Content); i += 2 {
+		bv := lookup(b, resolve(a.Content[i]).Value)
+		if bv == nil || !deepEqual(a.Content[i+1], bv) {
+			return false
+		}
+	}
+	return true
 }
 
 // keyIndex returns the index in m.Content of the key node named k, or -1.
@@ -177,17 +187,28 @@ func (m *merger) copyDocument(n *yaml.Node) (*yaml.Node, error) {
 	if n.Kind == yaml.AliasNode {
 		return &c, nil
 	}
-	if len(n.Content) > 0 {
-		c.Content = make([]*yaml.Node, len(n.Content))
-		for i, k := range n.Content {
-			cc, err := m.copyDocument(k)
-			if err != nil {
-				return nil, err
-			}
-			c.Content[i] = cc
-		}
+	if err := m.copyContent(&c, n, (*merger).copyDocument); err != nil {
+		return nil, err
 	}
 	return &c, nil
+}
+
+// copyContent gives c, a copy of n, copies of n's children made by cp (a
+// method expression: a method value would cost an allocation a node). An
+// empty list of children is c's own too.
+func (m *merger) copyContent(c, n *yaml.Node, cp func(*merger, *yaml.Node) (*yaml.Node, error)) error {
+	if n.Content == nil {
+		return nil
+	}
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, k := range n.Content {
+		cc, err := cp(m, k)
+		if err != nil {
+			return err
+		}
+		c.Content[i] = cc
+	}
+	return nil
 }
 
 // hasAnchorOrAlias reports whether a subtree defines an anchor or uses an

@@ -67,24 +67,27 @@ func formatPath(path []seg) string {
 // elementLabel is [k=v,...] with the element's merge-key values (defaults
 // filled in), or [index] when the list has no keys or the element lacks one.
 func elementLabel(s seg) string {
-	strategy, keys := s.list.List()
-	if strategy == schema.MergeByKeys && len(keys) > 0 && s.node != nil {
-		n := resolve(s.node)
-		parts := make([]string, 0, len(keys))
-		for _, k := range keys {
-			v, ok := "", false
-			if n.Kind == yaml.MappingNode {
-				v, ok = keyOf(n, k, s.list)
-			}
-			if !ok {
-				parts = nil
-				break
-			}
-			parts = append(parts, k+"="+v)
-		}
-		if parts != nil {
-			return "[" + strings.Join(parts, ",") + "]"
+	if strategy, keys := listStrategy(s.list); strategy == schema.MergeByKeys && s.node != nil {
+		if label, ok := keysLabel(resolve(s.node), keys, s.list); ok {
+			return label
 		}
 	}
 	return "[" + strconv.Itoa(s.index) + "]"
+}
+
+// keysLabel is [k=v,...] for element n of a list of type t merged by
+// keys; false when n is no map or lacks a key.
+func keysLabel(n *yaml.Node, keys []string, t *schema.Type) (string, bool) {
+	if n.Kind != yaml.MappingNode {
+		return "", false
+	}
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v, ok := keyOf(n, k, t)
+		if !ok {
+			return "", false
+		}
+		parts = append(parts, k+"="+v)
+	}
+	return "[" + strings.Join(parts, ",") + "]", true
 }

@@ -92,25 +92,9 @@ func MergeWith(dst, patch *yaml.RNode, t *schema.Type, o Options) (Result, error
 	}
 
 	doc := dst.Document() // not YNode(): it panics on an empty document
-	root := doc
-	if doc.Kind == yaml.DocumentNode {
-		if len(doc.Content) == 0 {
-			root = nil
-		} else {
-			root = doc.Content[0]
-		}
-	}
-
+	root := unwrapDocument(doc)
 	if root != nil && mergekey.Contains(root) {
-		flat, err := mergekey.Expand(root)
-		if errors.Is(err, mergekey.ErrTooLarge) {
-			return Result{}, &Error{Msg: err.Error()}
-		}
-		// (Other errors are merge keys with a value no reader accepts:
-		// nothing to expand, the document is merged as it is written.)
-		if err == nil {
-			return mergeExpanded(root, flat, patch, t, o)
-		}
+		return mergeExpanded(doc, root, pn, patch, t, o)
 	}
 	return mergeInto(doc, root, pn, t, o)
 }
@@ -145,18 +129,27 @@ func mergeInto(doc, root, pn *yaml.Node, t *schema.Type, o Options) (Result, err
 // works on a copy with merge keys and aliases expanded, which replaces the
 // document only when the patch changed something: a document the patch
 // leaves as it is keeps its spelling.
-func mergeExpanded(root, flat *yaml.Node, patch *yaml.RNode, t *schema.Type, o Options) (Result, error) {
+func mergeExpanded(doc, root, pn *yaml.Node, patch *yaml.RNode, t *schema.Type, o Options) (Result, error) {
+	flat, err := mergekey.Expand(root)
+	if errors.Is(err, mergekey.ErrTooLarge) {
+		return Result{}, &Error{Msg: err.Error()}
+	}
+	if err != nil {
+		// Merge keys with a value no reader accepts: nothing to expand,
+		// the document is merged as it is written.
+		return mergeInto(doc, root, pn, t, o)
+	}
 	before, err := mergekey.Expand(flat)
 	if err != nil {
 		return Result{}, &Error{Msg: err.Error()}
 	}
-	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{flat}}
-	res, err := MergeWith(yaml.NewRNode(doc), patch, t, o)
+	expanded := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{flat}}
+	res, err := MergeWith(yaml.NewRNode(expanded), patch, t, o)
 	if err != nil {
 		return Result{}, err
 	}
-	if !mergekey.Equal(doc.Content[0], before) {
-		*root = *doc.Content[0]
+	if !mergekey.Equal(expanded.Content[0], before) {
+		*root = *expanded.Content[0]
 	}
 	return res, nil
 }

@@ -63,6 +63,13 @@ func (m *merger) dropped(n *yaml.Node) {
 	}
 }
 
+// droppedAll is dropped for each of nodes.
+func (m *merger) droppedAll(nodes []*yaml.Node) {
+	for _, n := range nodes {
+		m.dropped(n)
+	}
+}
+
 // value merges the patch node p into the document node d and returns the node
 // that belongs in d's place: d itself when merged in place, a new node when
 // replaced, nil when the field or element is to be removed. d may be nil
@@ -117,22 +124,26 @@ func (m *merger) mapValue(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.fill && dir != "" && dir != directiveMerge {
-		return nil, m.refuseInDefault("$patch: " + dir)
+	if err := m.refusePatch(dir); err != nil {
+		return nil, err
 	}
 	switch {
 	case dir == directiveDelete:
 		return nil, nil
-	case m.fill && has(d) && (!isMap(d) || t != nil && t.ReplaceMap):
+	case m.keepsOwn(d, t):
 		// The document has its own value here: a default leaves it.
 		return d, m.dryRun(p, t)
-	case dir == directiveReplace || (t != nil && t.ReplaceMap):
+	case dir == directiveReplace || replacesMap(t):
 		m.whole++
 		defer func() { m.whole-- }()
 		return m.replaceMap(d, p, t)
 	}
 	return m.mergeMapInto(d, p, t)
 }
+
+// replacesMap reports whether the schema says a patch replaces the map
+// as a whole ($patch: replace without saying it).
+func replacesMap(t *schema.Type) bool { return t != nil && t.ReplaceMap }
 
 // mergeMapInto merges patch map p into the document's value d (a map, or
 // anything a map replaces).
@@ -160,30 +171,42 @@ func (m *merger) mergeMapInto(d, p *yaml.Node, t *schema.Type) (*yaml.Node, erro
 
 // scalar sets a scalar. An existing scalar is updated in place, so it keeps
 // its anchor and its comments (unless the patch brings its own); an equal
-// value is left alone. A new value of the same type keeps the document's
-// quoting style (the encoder still quotes a string that would read as another
-// type); a change of type takes the patch's tag and style, which carry it.
+// value is left alone.
 func (m *merger) scalar(d, p *yaml.Node) *yaml.Node {
-	if d != nil && d.Kind == yaml.AliasNode {
-		if rd := resolve(d); rd.Kind == yaml.ScalarNode && scalarEqual(rd, p) {
-			return d // the alias already stands for this value
-		}
+	if standsFor(d, p) {
+		return d // the alias already stands for this value
 	}
 	if d == nil || d.Kind != yaml.ScalarNode {
-		if d != nil {
-			m.dropped(d)
-		}
+		m.dropped(d)
 		return shell(p)
 	}
 	if !scalarEqual(d, p) {
-		if tagOf(d) != tagOf(p) || d.Style&yaml.TaggedStyle != 0 || p.Style&yaml.TaggedStyle != 0 {
-			d.Tag, d.Style = p.Tag, p.Style
-		}
-		d.Value = p.Value
-		scalar.QuoteIfNeeded(d)
+		setScalar(d, p)
 	}
 	takeComments(d, p)
 	return d
+}
+
+// standsFor reports whether the document's node d is an alias of the
+// patch's scalar p.
+func standsFor(d, p *yaml.Node) bool {
+	if d == nil || d.Kind != yaml.AliasNode {
+		return false
+	}
+	rd := resolve(d)
+	return rd.Kind == yaml.ScalarNode && scalarEqual(rd, p)
+}
+
+// setScalar gives document scalar d the patch's value. A new value of the
+// same type keeps the document's quoting style (the encoder still quotes a
+// string that would read as another type); a change of type takes the
+// patch's tag and style, which carry it.
+func setScalar(d, p *yaml.Node) {
+	if tagOf(d) != tagOf(p) || d.Style&yaml.TaggedStyle != 0 || p.Style&yaml.TaggedStyle != 0 {
+		d.Tag, d.Style = p.Tag, p.Style
+	}
+	d.Value = p.Value
+	scalar.QuoteIfNeeded(d)
 }
 
 // takeComments copies the patch's comments onto a merged node, as kustomize
@@ -211,9 +234,7 @@ func (m *merger) own(d, p *yaml.Node, kind yaml.Kind, fresh bool) (*yaml.Node, e
 		return shell(p), nil
 	case d.Kind == kind:
 		if fresh && len(d.Content) > 0 {
-			for _, c := range d.Content {
-				m.dropped(c)
-			}
+			m.droppedAll(d.Content)
 			d.Content = nil
 		}
 		return d, nil
@@ -225,29 +246,34 @@ func (m *merger) own(d, p *yaml.Node, kind yaml.Kind, fresh bool) (*yaml.Node, e
 }
 
 // replaceMap gives the document the patch's map ($patch: replace, or a map
-// the schema says is replaced as a whole). A map equal to the result is left
-// untouched; otherwise the document's node keeps its comments and takes the
-// new content.
+// the schema says is replaced as a whole).
 func (m *merger) replaceMap(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 	n := shell(p)
 	if err := m.mergeMap(n, p, t); err != nil {
 		return nil, err
 	}
+	return m.replaceWith(d, n, p), nil
+}
+
+// replaceWith gives the document's node d the value n, built from the
+// patch's p alone, and returns the node that belongs in d's place. A value
+// equal to n is left untouched, comments and quoting included; a node of
+// n's kind keeps its comments and takes n's content; anything else gives
+// way to n.
+func (m *merger) replaceWith(d, n, p *yaml.Node) *yaml.Node {
 	switch {
 	case d == nil:
-		return n, nil
-	case isMap(d) && deepEqual(d, n):
-		return d, nil
-	case d.Kind == yaml.MappingNode:
-		for _, c := range d.Content {
-			m.dropped(c)
-		}
+		return n
+	case deepEqual(d, n):
+		return d
+	case d.Kind == n.Kind:
+		m.droppedAll(d.Content)
 		d.Content = n.Content
 		settleStyle(d, p, true)
-		return d, nil
+		return d
 	}
 	m.dropped(d)
-	return n, nil
+	return n
 }
 
 // liftLineComment makes the line comment of a block map or list in a block

@@ -41,12 +41,19 @@ func canonicalScalar(n *yaml.Node) string {
 			return strconv.FormatBool(b)
 		}
 	case "!!int", "!!float":
-		if json.Valid([]byte(n.Value)) {
-			return n.Value
-		}
-		if b, err := yamljson.Encode(n); err == nil && json.Valid(b) && b[0] != '"' {
-			return string(b)
-		}
+		return canonicalNumber(n)
+	}
+	return n.Value
+}
+
+// canonicalNumber is a number as JSON spells it; its text where JSON has
+// no spelling for it (.inf, .nan).
+func canonicalNumber(n *yaml.Node) string {
+	if json.Valid([]byte(n.Value)) {
+		return n.Value
+	}
+	if b, err := yamljson.Encode(n); err == nil && json.Valid(b) && b[0] != '"' {
+		return string(b)
 	}
 	return n.Value
 }

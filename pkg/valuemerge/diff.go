@@ -322,13 +322,19 @@ func (w *writer) find(n *yaml.Node, path fieldpath.Path, at fieldpath.Path, v *y
 	case path[0].Kind != fieldpath.Index || n.Kind != yaml.SequenceNode:
 		return nil, false
 	}
+	return w.findElement(n, path[1:], at, v)
+}
+
+// findElement is find below an element of list n, the rest of the path
+// after it, searched from where the last search of n stopped.
+func (w *writer) findElement(n *yaml.Node, rest fieldpath.Path, at fieldpath.Path, v *yaml.Node) (fieldpath.Path, bool) {
 	if w.cursor == nil {
 		w.cursor = map[*yaml.Node]int{}
 	}
 	from := w.cursor[n]
 	for k := range n.Content {
 		j := (from + k) % len(n.Content)
-		if found, ok := w.find(n.Content[j], path[1:], appendIndex(at, j), v); ok {
+		if found, ok := w.find(n.Content[j], rest, appendIndex(at, j), v); ok {
 			w.cursor[n] = j + 1
 			return found, true
 		}

@@ -19,52 +19,68 @@ func readEnv(s, which string) ([]entry, error) {
 	if err != nil {
 		return nil, &ParseError{Which: which, Format: Env, Msg: strings.TrimPrefix(err.Error(), which+" value ")}
 	}
+	out := envEntries(s)
+	// kv reads the same lines: anything else is a bug here.
+	if !sameEntries(out, pairs) {
+		return nil, fmt.Errorf("internal error reading env lines (please report)")
+	}
+	return out, nil
+}
+
+// envEntries reads the entries of an env text, and where they are.
+func envEntries(s string) []entry {
 	var out []entry
-	from := -1
-	start := 0
-	for n := 1; start < len(s); n++ {
-		end := strings.IndexByte(s[start:], '\n') + start + 1
-		if end == start {
-			end = len(s)
-		}
-		content := strings.TrimSuffix(strings.TrimSuffix(s[start:end], "\n"), "\r")
-		p := start
-		if n == 1 {
-			p += len(content) - len(strings.TrimPrefix(content, "\uFEFF"))
-		}
-		p += len(s[p:start+len(content)]) - len(strings.TrimLeftFunc(s[p:start+len(content)], unicode.IsSpace))
-		line := s[p : start+len(content)]
-		switch {
+	above := noComments
+	for start, n := 0, 1; start < len(s); n++ {
+		end := lineEnd(s, start)
+		contentEnd := start + len(strings.TrimSuffix(strings.TrimSuffix(s[start:end], "\n"), "\r"))
+		p := envLineStart(s, start, contentEnd, n == 1)
+		switch line := s[p:contentEnd]; {
 		case line == "":
-			from = -1
+			above.blank()
 		case line[0] == '#':
-			if from < 0 {
-				from = start
-			}
+			above.comment(start)
 		default:
-			e := entry{start: start, end: end, from: start, line: n, valueEnd: start + len(content)}
-			if from >= 0 {
-				e.from = from
-			}
-			from = -1
-			key, value, hasEq := strings.Cut(line, "=")
-			e.key, e.value, e.sep, e.explicit = key, value, hasEq, hasEq
-			e.valueStart = p + len(key)
-			if hasEq {
-				e.valueStart++
-			}
+			e := envEntry(line, p)
+			e.start, e.end, e.line, e.valueEnd = start, end, n, contentEnd
+			above.take(&e)
 			out = append(out, e)
 		}
 		start = end
 	}
-	// kv reads the same lines: anything else is a bug here.
-	if len(out) != len(pairs) {
-		return nil, fmt.Errorf("internal error reading env lines (please report)")
+	return out
+}
+
+// envLineStart is where the text of the line [start, contentEnd) starts:
+// after a byte order mark on the first line, and after white space.
+func envLineStart(s string, start, contentEnd int, first bool) int {
+	p := start
+	if first {
+		p += len(s[p:contentEnd]) - len(strings.TrimPrefix(s[p:contentEnd], "\uFEFF"))
+	}
+	return p + len(s[p:contentEnd]) - len(strings.TrimLeftFunc(s[p:contentEnd], unicode.IsSpace))
+}
+
+// envEntry is the key and value of line, whose text starts at offset p:
+// split on its first =, the value empty without one.
+func envEntry(line string, p int) entry {
+	key, value, hasEq := strings.Cut(line, "=")
+	e := entry{key: key, value: value, sep: hasEq, explicit: hasEq, valueStart: p + len(key)}
+	if hasEq {
+		e.valueStart++
+	}
+	return e
+}
+
+// sameEntries reports whether the entries read are the pairs kv read.
+func sameEntries(es []entry, pairs []kv.Pair) bool {
+	if len(es) != len(pairs) {
+		return false
 	}
 	for i, p := range pairs {
-		if p.Key != out[i].key || p.Value != out[i].value {
-			return nil, fmt.Errorf("internal error reading env lines (please report)")
+		if p.Key != es[i].key || p.Value != es[i].value {
+			return false
 		}
 	}
-	return out, nil
+	return true
 }

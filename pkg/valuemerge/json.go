@@ -29,76 +29,96 @@ func checkJSONTree(s, which string, cache *embedded.Cache) (*yaml.Node, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, &ParseError{Which: which, Format: JSON, Msg: "the value is empty"}
 	}
-	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		pe := &ParseError{Which: which, Format: JSON, Msg: strings.TrimPrefix(err.Error(), "json: ")}
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			// Offset counts the bytes read up to and including the bad one.
-			pe.Line, pe.Column = lineCol(s, int(se.Offset)-1)
-		case errors.As(err, &te):
-			// encoding/json's text quotes the number; values may be secret.
-			pe.Msg = "a number is out of range"
-		}
-		return nil, pe
+	if err := decodeJSON(s, which); err != nil {
+		return nil, err
 	}
-	if off := invalidUTF8(s); off >= 0 {
-		// encoding/json would read the bad bytes as U+FFFD; the editor
-		// refuses them rather than write text that is not what it read.
-		line, col := lineCol(s, off)
-		return nil, &ParseError{Which: which, Format: JSON, Line: line, Column: col, Msg: "invalid UTF-8"}
-	}
-	dup := func() error {
-		if key, off, ok := duplicateKey(s); ok {
-			line, col := lineCol(s, off)
-			return &ParseError{Which: which, Format: JSON, Line: line, Column: col, Msg: fmt.Sprintf("duplicate key %q", key)}
-		}
-		return nil
+	// encoding/json would read bad bytes as U+FFFD; the editor refuses
+	// them rather than write text that is not what it read.
+	if err := checkUTF8(s, which, JSON); err != nil {
+		return nil, err
 	}
 	if t := strings.TrimSpace(s); !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") {
 		return nil, nil // a scalar: no keys
 	}
-	// What the editor cannot read (nesting deeper than it allows) cannot
-	// be merged either.
+	return jsonTree(s, which, cache)
+}
+
+// decodeJSON checks s with encoding/json, for its exact rules and
+// messages.
+func decodeJSON(s, which string) error {
+	var v any
+	err := json.Unmarshal([]byte(s), &v)
+	if err == nil {
+		return nil
+	}
+	pe := &ParseError{Which: which, Format: JSON, Msg: strings.TrimPrefix(err.Error(), "json: ")}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		// Offset counts the bytes read up to and including the bad one.
+		pe.Line, pe.Column = lineCol(s, int(se.Offset)-1)
+	case errors.As(err, &te):
+		// encoding/json's text quotes the number; values may be secret.
+		pe.Msg = "a number is out of range"
+	}
+	return pe
+}
+
+// jsonTree reads an object or array of valid JSON as the editor does,
+// refusing what it cannot read (nesting deeper than it allows cannot be
+// merged either) and a key repeated in an object.
+func jsonTree(s, which string, cache *embedded.Cache) (*yaml.Node, error) {
 	err := embedded.Check(s, embedded.JSON) // Get would take YAML too
 	var vs []*yaml.Node
 	if err == nil {
 		vs, err = embedded.Get(s, nil, embedded.Options{Cache: cache})
 	}
 	if err != nil {
-		if derr := dup(); derr != nil {
-			return nil, derr
-		}
-		pe := &ParseError{Which: which, Format: JSON, Msg: strings.TrimPrefix(err.Error(), "the text does not parse as JSON: ")}
-		if n, _ := fmt.Sscanf(pe.Msg, "line %d, column %d:", &pe.Line, &pe.Column); n == 2 {
-			pe.Msg = strings.TrimSpace(pe.Msg[strings.IndexByte(pe.Msg, ':')+1:])
-		}
-		return nil, pe
+		return nil, editorError(s, which, err)
 	}
-	if hasRepeatedKey(vs[0]) {
+	if findNode(vs[0], repeatsKey) != nil {
 		// Found on the tree; the scan of the text says where.
-		return nil, dup()
+		return nil, repeatedKeyError(s, which)
 	}
 	return vs[0], nil
 }
 
-// hasRepeatedKey reports whether a map, at any depth, has a key twice.
-func hasRepeatedKey(n *yaml.Node) bool {
-	if n.Kind == yaml.MappingNode && len(n.Content) > 2 {
-		seen := make(map[string]bool, len(n.Content)/2)
-		for i := 0; i < len(n.Content); i += 2 {
-			if seen[n.Content[i].Value] {
-				return true
-			}
-			seen[n.Content[i].Value] = true
-		}
+// editorError is the ParseError for valid JSON the editor does not read:
+// a repeated key where there is one, else what the editor says.
+func editorError(s, which string, err error) error {
+	if derr := repeatedKeyError(s, which); derr != nil {
+		return derr
 	}
-	for _, c := range n.Content {
-		if hasRepeatedKey(c) {
+	pe := &ParseError{Which: which, Format: JSON, Msg: strings.TrimPrefix(err.Error(), "the text does not parse as JSON: ")}
+	if n, _ := fmt.Sscanf(pe.Msg, "line %d, column %d:", &pe.Line, &pe.Column); n == 2 {
+		pe.Msg = strings.TrimSpace(pe.Msg[strings.IndexByte(pe.Msg, ':')+1:])
+	}
+	return pe
+}
+
+// repeatedKeyError is the ParseError for the first key repeated within an
+// object of valid JSON, nil when there is none.
+func repeatedKeyError(s, which string) error {
+	key, off, ok := duplicateKey(s)
+	if !ok {
+		return nil
+	}
+	line, col := lineCol(s, off)
+	return &ParseError{Which: which, Format: JSON, Line: line, Column: col, Msg: fmt.Sprintf("duplicate key %q", key)}
+}
+
+// repeatsKey reports whether n is a map that has a key twice.
+func repeatsKey(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode || len(n.Content) <= 2 {
+		return false
+	}
+	seen := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i < len(n.Content); i += 2 {
+		if seen[n.Content[i].Value] {
 			return true
 		}
+		seen[n.Content[i].Value] = true
 	}
 	return false
 }
@@ -107,46 +127,63 @@ func hasRepeatedKey(n *yaml.Node) bool {
 // JSON, and the offset where it starts.
 func duplicateKey(s string) (string, int, bool) {
 	dec := json.NewDecoder(strings.NewReader(s))
-	type frame struct {
-		object, wantKey bool
-		seen            map[string]bool
-	}
-	var stack []*frame
+	var st jsonStack
 	for {
 		before := int(dec.InputOffset())
 		tok, err := dec.Token()
 		if err != nil {
 			return "", 0, false
 		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
+		isKey, repeated := st.key(tok)
+		if repeated {
+			// The key starts after the separator before it.
+			off := before + len(s[before:]) - len(strings.TrimLeft(s[before:], " \t\r\n,"))
+			return tok.(string), off, true
 		}
-		if top != nil && top.object && top.wantKey {
-			if key, ok := tok.(string); ok {
-				if top.seen[key] {
-					// The key starts after the separator before it.
-					off := before + len(s[before:]) - len(strings.TrimLeft(s[before:], " \t\r\n,"))
-					return key, off, true
-				}
-				top.seen[key] = true
-				top.wantKey = false
-				continue
-			}
+		if !isKey {
+			st.value(tok)
 		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &frame{object: true, wantKey: true, seen: map[string]bool{}})
-			continue
-		case json.Delim('['):
-			stack = append(stack, &frame{})
-			continue
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-		}
-		// A value ended: the enclosing object expects a key again.
-		if len(stack) > 0 && stack[len(stack)-1].object {
-			stack[len(stack)-1].wantKey = true
-		}
+	}
+}
+
+// jsonStack is the objects and arrays a scan of JSON tokens is in.
+type jsonStack []*jsonFrame
+
+type jsonFrame struct {
+	object, wantKey bool
+	seen            map[string]bool
+}
+
+// key takes tok for the key the innermost object expects, if it does
+// (isKey), and reports whether the object has that key already.
+func (st jsonStack) key(tok json.Token) (isKey, repeated bool) {
+	key, ok := tok.(string)
+	if !ok || len(st) == 0 || !st[len(st)-1].wantKey {
+		return false, false
+	}
+	top := st[len(st)-1]
+	if top.seen[key] {
+		return true, true
+	}
+	top.seen[key] = true
+	top.wantKey = false
+	return true, false
+}
+
+// value takes tok, which is no key: an object or array opens or closes,
+// and a value that ends makes the enclosing object expect a key again.
+func (st *jsonStack) value(tok json.Token) {
+	switch tok {
+	case json.Delim('{'):
+		*st = append(*st, &jsonFrame{object: true, wantKey: true, seen: map[string]bool{}})
+		return
+	case json.Delim('['):
+		*st = append(*st, &jsonFrame{})
+		return
+	case json.Delim('}'), json.Delim(']'):
+		*st = (*st)[:len(*st)-1]
+	}
+	if n := len(*st); n > 0 && (*st)[n-1].object {
+		(*st)[n-1].wantKey = true
 	}
 }

@@ -58,38 +58,72 @@ func parse(f Format, s, which string, cache *embedded.Cache) (*parsed, error) {
 // merged by key.
 func mergeDoc(f Format, base, overlay string, lists []schema.ListKeys) (string, error) {
 	cache := embedded.NewCache()
-	o, err := parse(f, overlay, "overlay", cache)
+	o, patch, err := readOverlay(f, overlay, cache)
 	if err != nil {
 		return "", err
-	}
-	patch := expandMerges(o.root)
-	if isNull(patch) {
-		return "", &ParseError{Which: "overlay", Format: f, Msg: "the value is null; a null overlay would delete everything"}
 	}
 	t, err := listsType(lists)
 	if err != nil {
 		return "", err
 	}
+	b, fresh, err := readBase(f, base, o, patch, t, cache)
+	if err != nil {
+		return "", err
+	}
+	doc, err := mergeParsed(f, b, o, patch, t, cache)
+	if err != nil {
+		return "", err
+	}
+	return writeMerged(f, b, o, doc, fresh, patch)
+}
+
+// readOverlay reads the overlay, and the patch it makes: its value with
+// aliases and merge keys expanded.
+func readOverlay(f Format, overlay string, cache *embedded.Cache) (*parsed, *yaml.Node, error) {
+	o, err := parse(f, overlay, "overlay", cache)
+	if err != nil {
+		return nil, nil, err
+	}
+	patch := expandMerges(o.root)
+	if isNull(patch) {
+		return nil, nil, &ParseError{Which: "overlay", Format: f, Msg: "the value is null; a null overlay would delete everything"}
+	}
+	return o, patch, nil
+}
+
+// readBase reads the base; an empty one is fresh, and stands in as
+// freshBase says.
+func readBase(f Format, base string, o *parsed, patch *yaml.Node, t *schema.Type, cache *embedded.Cache) (*parsed, bool, error) {
 	fresh := strings.TrimSpace(base) == ""
 	if fresh {
-		base = freshBase(f, overlay, patch, t)
+		base = freshBase(f, o.text, patch, t)
 	}
 	b, err := parse(f, base, "base", cache)
-	if err != nil {
-		return "", err
-	}
+	return b, fresh, err
+}
+
+// mergeParsed merges the patch into a Doc of the base: its Want is the
+// merged value.
+func mergeParsed(f Format, b, o *parsed, patch *yaml.Node, t *schema.Type, cache *embedded.Cache) (*Doc, error) {
 	if err := matchedKeys(nil, b.root, patch); err != nil {
-		return "", err
+		return nil, err
 	}
-	doc, err := Open(base, b.root, Options{Format: f, Edit: embedded.Options{Cache: cache}, Overlay: &Overlay{Text: overlay, Root: o.root}, Who: "the overlay"})
+	doc, err := Open(b.text, b.root, Options{Format: f, Edit: embedded.Options{Cache: cache}, Overlay: &Overlay{Text: o.text, Root: o.root}, Who: "the overlay"})
 	if err != nil {
-		return "", &ParseError{Which: "base", Format: f, Msg: err.Error()}
+		return nil, &ParseError{Which: "base", Format: f, Msg: err.Error()}
 	}
 	if _, err := smp.MergeWith(kyaml.NewRNode(doc.Want), kyaml.NewRNode(patch), t, smp.Options{Values: true}); err != nil {
-		return "", overlayError(err)
+		return nil, overlayError(err)
 	}
+	return doc, nil
+}
+
+// writeMerged writes the merged value as edits of the base, or whole
+// where they cannot say it; a base the merge leaves as it is comes back
+// as it is.
+func writeMerged(f Format, b, o *parsed, doc *Doc, fresh bool, patch *yaml.Node) (string, error) {
 	if !fresh && sameData(b.root, doc.Want) {
-		return base, nil // nothing changes
+		return b.text, nil // nothing changes
 	}
 	out, err := "", ErrNotInPlace
 	if !writeWhole(f, b, fresh, patch) {
@@ -121,24 +155,20 @@ func listsType(lists []schema.ListKeys) (*schema.Type, error) {
 // (directives, elements of keyed lists that merge into one another), an
 // empty map.
 func freshBase(f Format, overlay string, patch *yaml.Node, t *schema.Type) string {
-	if t == nil && !hasDirective(patch) || !isMap(patch) {
+	if t == nil && findNode(patch, holdsDirective) == nil || !isMap(patch) {
 		return overlay
 	}
 	return "{}"
 }
 
-// hasDirective reports whether a value holds a key strategic merge takes
-// for a directive ($patch, $retainKeys, $setElementOrder/…).
-func hasDirective(n *yaml.Node) bool {
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if smp.IsDirective(n.Content[i].Value) {
-				return true
-			}
-		}
+// holdsDirective reports whether n is a map with a key strategic merge
+// takes for a directive ($patch, $retainKeys, $setElementOrder/…).
+func holdsDirective(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
 	}
-	for _, c := range n.Content {
-		if hasDirective(c) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if smp.IsDirective(n.Content[i].Value) {
 			return true
 		}
 	}
@@ -154,7 +184,7 @@ func writeWhole(f Format, b *parsed, fresh bool, patch *yaml.Node) bool {
 	if f != YAML {
 		return false
 	}
-	return isMap(b.root) && len(b.root.Content) == 0 || fresh && hasAmbiguousPlain(patch)
+	return isMap(b.root) && len(b.root.Content) == 0 || fresh && findNode(patch, ambiguousPlain) != nil
 }
 
 // overlayError is a merge the overlay cannot make, as a MergeError naming

@@ -33,6 +33,32 @@ type entry struct {
 	open bool
 }
 
+// commentRun is where the comment lines directly above a reader's line
+// start, noComments when there are none: they go with the entry that
+// follows, moved or appended with it.
+type commentRun int
+
+const noComments commentRun = -1
+
+// blank ends the run: a blank line parts comments from the entry below.
+func (c *commentRun) blank() { *c = noComments }
+
+// comment adds a comment line starting at start.
+func (c *commentRun) comment(start int) {
+	if *c == noComments {
+		*c = commentRun(start)
+	}
+}
+
+// take gives entry e the comment lines above it, and starts a new run.
+func (c *commentRun) take(e *entry) {
+	e.from = e.start
+	if *c != noComments {
+		e.from = int(*c)
+	}
+	*c = noComments
+}
+
 // lineReader reads a line format into its entries; which ("base",
 // "overlay") names the text in errors.
 type lineReader func(s, which string) ([]entry, error)

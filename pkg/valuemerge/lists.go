@@ -28,20 +28,27 @@ func (w *writer) diffList(path fieldpath.Path, a, b *yaml.Node) (bool, error) {
 	if len(gone) > 0 && !w.lines.cutElements(a, gone) {
 		return false, nil
 	}
+	return true, w.diffAligned(path, a, b, pos, gone)
+}
+
+// diffAligned edits the elements of a that b keeps (pos, from align)
+// where they are, once those gone are taken out, and appends b's new
+// ones.
+func (w *writer) diffAligned(path fieldpath.Path, a, b *yaml.Node, pos, gone []int) error {
 	size := len(a.Content) - len(gone)
 	for i, j := range pos {
 		if j < 0 {
 			if err := w.appendElement(path, size, b.Content[i]); err != nil {
-				return true, err
+				return err
 			}
 			size++
 			continue
 		}
 		if err := w.diff(appendIndex(path, j-countBelow(gone, j)), a.Content[j], b.Content[i]); err != nil {
-			return true, err
+			return err
 		}
 	}
-	return true, nil
+	return nil
 }
 
 // align gives, for each element of b, the position in a of the element
@@ -182,23 +189,48 @@ func (c *lineCut) elementLines(l *yaml.Node, j int) (first, end int, ok bool) {
 	if !ok {
 		return 0, 0, false
 	}
-	first = start
-	for first > 0 && isComment(c.lines[first-1]) && indentOf(c.lines[first-1]) == dash {
-		first--
+	first, end = c.commentsAbove(start, dash), c.blockEnd(start, dash)
+	if j == len(l.Content)-1 {
+		first, end = c.blanksBefore(first), c.blanksAfter(start, end)
 	}
-	end = start + 1
+	return first, end, true
+}
+
+// commentsAbove is the first of the comment lines at the dash's
+// indentation directly above line start.
+func (c *lineCut) commentsAbove(start, dash int) int {
+	for start > 0 && isComment(c.lines[start-1]) && indentOf(c.lines[start-1]) == dash {
+		start--
+	}
+	return start
+}
+
+// blockEnd is the line after the element on line start: the next line
+// indented no deeper than its dash, blank lines going with it.
+func (c *lineCut) blockEnd(start, dash int) int {
+	end := start + 1
 	for end < len(c.lines) && (isBlank(c.lines[end]) || indentOf(c.lines[end]) > dash) {
 		end++
 	}
-	if j == len(l.Content)-1 {
-		for end > start+1 && isBlank(c.lines[end-1]) {
-			end--
-		}
-		for first > 0 && isBlank(c.lines[first-1]) {
-			first--
-		}
+	return end
+}
+
+// blanksBefore takes the blank lines above line first with the last
+// element, which has none after it to go with.
+func (c *lineCut) blanksBefore(first int) int {
+	for first > 0 && isBlank(c.lines[first-1]) {
+		first--
 	}
-	return first, end, true
+	return first
+}
+
+// blanksAfter leaves the blank lines that end the last element, from line
+// start to end, to what follows the list.
+func (c *lineCut) blanksAfter(start, end int) int {
+	for end > start+1 && isBlank(c.lines[end-1]) {
+		end--
+	}
+	return end
 }
 
 // dashOf is the line (0-based) of an element and the column of its "- ",

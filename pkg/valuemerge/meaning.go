@@ -88,17 +88,22 @@ func nodeValue(n *yaml.Node) (any, error) {
 	case yaml.MappingNode:
 		return mapValue(n)
 	case yaml.SequenceNode:
-		out := make([]any, len(n.Content))
-		for i, c := range n.Content {
-			v, err := nodeValue(c)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
-		}
-		return out, nil
+		return seqValue(n)
 	}
 	return scalarValue(n)
+}
+
+// seqValue is nodeValue for a sequence.
+func seqValue(n *yaml.Node) ([]any, error) {
+	out := make([]any, len(n.Content))
+	for i, c := range n.Content {
+		v, err := nodeValue(c)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 // mapValue is nodeValue for a mapping: its own entries, then those its

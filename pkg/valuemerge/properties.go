@@ -20,43 +20,44 @@ import (
 
 func isPropSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\f' }
 
+// isPropSep reports whether c separates a key from its value.
+func isPropSep(c byte) bool { return c == '=' || c == ':' }
+
+// skipPropSpace is the offset of the first byte of s[p:end] that is not
+// white space, end when there is none.
+func skipPropSpace(s string, p, end int) int {
+	for p < end && isPropSpace(s[p]) {
+		p++
+	}
+	return p
+}
+
 func readProperties(s, which string) ([]entry, error) {
-	if off := invalidUTF8(s); off >= 0 {
-		line, col := lineCol(s, off)
-		return nil, &ParseError{Which: which, Format: Properties, Line: line, Column: col, Msg: "invalid UTF-8"}
+	if err := checkUTF8(s, which, Properties); err != nil {
+		return nil, err
 	}
 	lines := naturalLines(s)
 	var out []entry
-	from := -1 // start of the comment lines right above, -1 when none
+	above := noComments
 	for i := 0; i < len(lines); {
 		l := lines[i]
-		p := l.start
-		for p < l.contentEnd && isPropSpace(s[p]) {
-			p++
-		}
+		p := skipPropSpace(s, l.start, l.contentEnd)
 		switch {
 		case p == l.contentEnd:
-			from = -1
-			i++
-			continue
+			above.blank()
 		case s[p] == '#' || s[p] == '!':
-			if from < 0 {
-				from = l.start
+			above.comment(l.start)
+		default:
+			e, next, err := readLogical(s, lines, i, p, which)
+			if err != nil {
+				return nil, err
 			}
-			i++
+			above.take(&e)
+			out = append(out, e)
+			i = next
 			continue
 		}
-		e, next, err := readLogical(s, lines, i, p, which)
-		if err != nil {
-			return nil, err
-		}
-		e.from = e.start
-		if from >= 0 {
-			e.from = from
-		}
-		from = -1
-		out = append(out, e)
-		i = next
+		i++
 	}
 	return out, nil
 }
@@ -64,139 +65,192 @@ func readProperties(s, which string) ([]entry, error) {
 // readLogical reads the entry whose first line is lines[i], its content
 // starting at p; it returns the entry and the index of the line after it.
 func readLogical(s string, lines []natLine, i, p int, which string) (entry, int, error) {
-	var buf []byte
-	var offs []int // the source offset of each byte of buf
-	j, first := i, p
-	open := false
-	for {
-		ln := lines[j]
-		begin := len(buf)
-		for k := p; k < ln.contentEnd; k++ {
-			buf = append(buf, s[k])
-			offs = append(offs, k)
-		}
-		slashes := 0
-		for k := len(buf) - 1; k >= begin && buf[k] == '\\'; k-- {
-			slashes++
-		}
-		if slashes%2 == 0 {
-			break
-		}
-		buf, offs = buf[:len(buf)-1], offs[:len(offs)-1]
-		if j+1 == len(lines) {
-			open = true // at the end of the text the backslash is dropped
-			break
-		}
-		j++
-		p = lines[j].start
-		for p < lines[j].contentEnd && isPropSpace(s[p]) {
-			p++
-		}
-		if p == lines[j].contentEnd {
-			break // a blank continuation line ends the entry
-		}
-	}
-	keyLen, valueStart, hasSep := splitKey(buf)
-	at := func(k int) int {
-		switch {
-		case k < len(offs):
-			return offs[k]
-		case len(offs) > 0:
-			return offs[len(offs)-1] + 1
-		}
-		return first // a lone continuation: an empty key and value
-	}
-	line := i + 1
-	key, err := unescapeProperties(buf[:keyLen])
+	ll := joinLogical(s, lines, i, p)
+	keyLen, valueStart, hasSep := splitKey(ll.buf)
+	key, err := unescapeProperties(ll.buf[:keyLen])
+	var value string
 	if err == nil {
-		var value string
-		value, err = unescapeProperties(buf[valueStart:])
-		if err == nil {
-			return entry{key: key, value: value, start: lines[i].start, end: lines[j].end,
-				valueStart: at(valueStart), valueEnd: at(len(buf)), sep: hasSep || valueStart > keyLen, explicit: hasSep, line: line, open: open}, j + 1, nil
+		value, err = unescapeProperties(ll.buf[valueStart:])
+	}
+	if err != nil {
+		return entry{}, 0, &ParseError{Which: which, Format: Properties, Line: i + 1, Msg: err.Error()}
+	}
+	return entry{key: key, value: value, start: lines[i].start, end: lines[ll.last].end,
+		valueStart: ll.at(valueStart, p), valueEnd: ll.at(len(ll.buf), p), sep: hasSep || valueStart > keyLen, explicit: hasSep,
+		line: i + 1, open: ll.open}, ll.last + 1, nil
+}
+
+// logical is a logical line: the contents of its natural lines joined,
+// without the backslashes that continue them and the white space that
+// starts the next, with the offset in the text of each byte.
+type logical struct {
+	buf  []byte
+	offs []int
+	last int  // the index of its last natural line
+	open bool // the text ends after a backslash that would continue it
+}
+
+// joinLogical reads the logical line whose content starts at p, on
+// lines[i].
+func joinLogical(s string, lines []natLine, i, p int) logical {
+	ll := logical{last: i}
+	for {
+		begin := len(ll.buf)
+		ll.add(s, p, lines[ll.last].contentEnd)
+		if !continues(ll.buf[begin:]) {
+			return ll
+		}
+		ll.buf, ll.offs = ll.buf[:len(ll.buf)-1], ll.offs[:len(ll.offs)-1]
+		if ll.last+1 == len(lines) {
+			ll.open = true // at the end of the text the backslash is dropped
+			return ll
+		}
+		ll.last++
+		next := lines[ll.last]
+		if p = skipPropSpace(s, next.start, next.contentEnd); p == next.contentEnd {
+			return ll // a blank continuation line ends the entry
 		}
 	}
-	return entry{}, 0, &ParseError{Which: which, Format: Properties, Line: line, Msg: err.Error()}
+}
+
+// add appends s[p:end], the content of a natural line, and its offsets.
+func (ll *logical) add(s string, p, end int) {
+	for k := p; k < end; k++ {
+		ll.buf = append(ll.buf, s[k])
+		ll.offs = append(ll.offs, k)
+	}
+}
+
+// continues reports whether the content of a natural line ends in an odd
+// number of backslashes, the last of which continues it on the next.
+func continues(b []byte) bool {
+	n := 0
+	for n < len(b) && b[len(b)-1-n] == '\\' {
+		n++
+	}
+	return n%2 == 1
+}
+
+// at is the offset in the text of byte k of the logical line, which may
+// be its end; first is where its content starts.
+func (ll *logical) at(k, first int) int {
+	switch {
+	case k < len(ll.offs):
+		return ll.offs[k]
+	case len(ll.offs) > 0:
+		return ll.offs[len(ll.offs)-1] + 1
+	}
+	return first // a lone continuation: an empty key and value
 }
 
 // splitKey finds where a logical line's key ends and its value starts, as
 // Properties.load does.
 func splitKey(buf []byte) (keyLen, valueStart int, hasSep bool) {
-	valueStart = len(buf)
+	keyLen = keyEnd(buf)
+	valueStart, hasSep = valueAfter(buf, keyLen)
+	return keyLen, valueStart, hasSep
+}
+
+// keyEnd is where a logical line's key ends: at its first =, : or white
+// space that no backslash escapes.
+func keyEnd(buf []byte) int {
 	escaped := false
-	for keyLen = 0; keyLen < len(buf); keyLen++ {
-		c := buf[keyLen]
-		if !escaped && (c == '=' || c == ':') {
-			valueStart, hasSep = keyLen+1, true
-			break
-		}
-		if !escaped && isPropSpace(c) {
-			valueStart = keyLen + 1
-			break
+	for i, c := range buf {
+		if !escaped && (isPropSep(c) || isPropSpace(c)) {
+			return i
 		}
 		escaped = c == '\\' && !escaped
 	}
-	for ; valueStart < len(buf); valueStart++ {
-		c := buf[valueStart]
-		if isPropSpace(c) {
-			continue
-		}
-		if !hasSep && (c == '=' || c == ':') {
-			hasSep = true
-			continue
-		}
-		break
+	return len(buf)
+}
+
+// valueAfter is where the value starts after the key ending at keyLen:
+// past the white space and the one = or : between them, which it reports.
+func valueAfter(buf []byte, keyLen int) (int, bool) {
+	if keyLen == len(buf) {
+		return len(buf), false
 	}
-	return keyLen, valueStart, hasSep
+	hasSep := isPropSep(buf[keyLen])
+	for i := keyLen + 1; i < len(buf); i++ {
+		switch c := buf[i]; {
+		case isPropSpace(c):
+		case !hasSep && isPropSep(c):
+			hasSep = true
+		default:
+			return i, hasSep
+		}
+	}
+	return len(buf), hasSep
 }
 
 // unescapeProperties turns a key's or value's text into what it means.
 func unescapeProperties(b []byte) (string, error) {
-	if !strings.ContainsRune(string(b), '\\') {
-		return string(b), nil
-	}
-	var units []uint16 // \u escapes are UTF-16 code units: pairs make one rune
-	var out strings.Builder
-	flush := func() {
-		out.WriteString(string(utf16.Decode(units)))
-		units = units[:0]
-	}
 	s := string(b)
+	if !strings.ContainsRune(s, '\\') {
+		return s, nil
+	}
+	var u unescaper
 	for i := 0; i < len(s); {
 		if s[i] != '\\' || i+1 == len(s) {
-			flush()
-			out.WriteByte(s[i]) // a lone backslash at the end is kept
+			u.byte(s[i]) // a lone backslash at the end is kept
 			i++
 			continue
 		}
-		c := s[i+1]
-		if c == 'u' {
-			if i+6 > len(s) || !isHex(s[i+2:i+6]) {
-				return "", fmt.Errorf("malformed \\uXXXX escape")
-			}
-			var u uint16
-			fmt.Sscanf(s[i+2:i+6], "%04x", &u)
-			units = append(units, u)
-			i += 6
-			continue
+		n, err := u.escape(s[i+1:])
+		if err != nil {
+			return "", err
 		}
-		flush()
-		switch c {
-		case 't':
-			out.WriteByte('\t')
-		case 'n':
-			out.WriteByte('\n')
-		case 'r':
-			out.WriteByte('\r')
-		case 'f':
-			out.WriteByte('\f')
-		default:
-			out.WriteByte(c) // a multi-byte character's first byte: the rest follows as it is
-		}
-		i += 2
+		i += 1 + n
 	}
-	flush()
-	return out.String(), nil
+	u.flush()
+	return u.out.String(), nil
+}
+
+// unescaper writes what a text with escapes means. \uXXXX escapes are
+// UTF-16 code units, decoded together while they follow one another: a
+// surrogate pair makes one rune.
+type unescaper struct {
+	units []uint16
+	out   strings.Builder
+}
+
+func (u *unescaper) flush() {
+	u.out.WriteString(string(utf16.Decode(u.units)))
+	u.units = u.units[:0]
+}
+
+func (u *unescaper) byte(c byte) {
+	u.flush()
+	u.out.WriteByte(c)
+}
+
+// escape reads the escape at the start of s, after its backslash, and
+// returns its length.
+func (u *unescaper) escape(s string) (int, error) {
+	if s[0] != 'u' {
+		u.byte(unescapedByte(s[0]))
+		return 1, nil
+	}
+	if len(s) < 5 || !isHex(s[1:5]) {
+		return 0, fmt.Errorf("malformed \\uXXXX escape")
+	}
+	var x uint16
+	fmt.Sscanf(s[1:5], "%04x", &x)
+	u.units = append(u.units, x)
+	return 5, nil
+}
+
+// propEscapes are the escaped characters that stand for another.
+var propEscapes = map[byte]byte{'t': '\t', 'n': '\n', 'r': '\r', 'f': '\f'}
+
+// unescapedByte is what escaped character c stands for: itself but for
+// those of propEscapes (a multi-byte character's first byte: the rest
+// follows as it is).
+func unescapedByte(c byte) byte {
+	if r, ok := propEscapes[c]; ok {
+		return r
+	}
+	return c
 }
 
 func isHex(s string) bool {

@@ -63,16 +63,33 @@ func mergeTOML(base, overlay string) (string, error) {
 	if reflect.DeepEqual(comparable(want), comparable(b)) {
 		return base, nil // nothing changes
 	}
-	bd, err1 := indexTOML(base)
-	od, err2 := indexTOML(overlay)
-	if err1 == nil && err2 == nil {
-		e := &tomlEdit{base: bd, over: od}
-		if e.merge(nil, b, o) {
-			if out := e.apply(); tomlMeans(out, want) {
-				return out, nil
-			}
-		}
+	if out, ok := editTOML(base, overlay, b, o, want); ok {
+		return out, nil
 	}
+	return marshalTOML(want)
+}
+
+// editTOML writes the merge as edits of the base text; false when it
+// cannot be written so, or the edited text does not decode to want.
+func editTOML(base, overlay string, b, o, want map[string]any) (string, bool) {
+	bd, err := indexTOML(base)
+	if err != nil {
+		return "", false
+	}
+	od, err := indexTOML(overlay)
+	if err != nil {
+		return "", false
+	}
+	e := &tomlEdit{base: bd, over: od}
+	if !e.merge(nil, b, o) {
+		return "", false
+	}
+	out := e.apply()
+	return out, tomlMeans(out, want)
+}
+
+// marshalTOML writes the merge whole: comments go, keys are sorted.
+func marshalTOML(want map[string]any) (string, error) {
 	out, err := toml.Marshal(want)
 	if err != nil || !tomlMeans(string(out), want) {
 		return "", fmt.Errorf("internal error merging TOML (please report): the result does not decode to the merge")
@@ -155,55 +172,80 @@ func pathKey(parts []string) string { return strings.Join(parts, "\x00") }
 
 // indexTOML reads where things are in a TOML text.
 func indexTOML(s string) (*tomlDoc, error) {
-	d := &tomlDoc{src: s, values: map[string]span{}, sections: map[string]int{}, arrays: map[string]bool{}}
+	x := tomlIndexer{d: &tomlDoc{src: s, values: map[string]span{}, sections: map[string]int{}, arrays: map[string]bool{}}, rootEnd: -1}
 	var p unstable.Parser
 	p.Reset([]byte(s))
-	var table []string
-	inArray := false
-	section := ""
-	rootEnd := -1 // before the first header, and its comments
 	for p.NextExpression() {
 		e := p.Expression()
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			parts, first := keyParts(e.Key())
-			lineStart := strings.LastIndexByte(s[:first], '\n') + 1
-			if rootEnd < 0 {
-				rootEnd = commentsAbove(s, lineStart)
-			}
-			table = parts
-			inArray = e.Kind == unstable.ArrayTable || d.underArray(parts)
-			section = pathKey(parts)
-			if e.Kind == unstable.ArrayTable {
-				d.arrays[section] = true
-			}
-			if !inArray {
-				d.sections[section] = lineEnd(s, lineStart)
-			}
+			x.header(e)
 		case unstable.KeyValue:
-			parts, _ := keyParts(e.Key())
-			full := append(append([]string{}, table...), parts...)
-			start, end := valueSpan(s, e)
-			if !inArray {
-				d.values[pathKey(full)] = span{start, end}
-				if len(table) == 0 {
-					d.sections[""] = lineEnd(s, end)
-				} else {
-					d.sections[section] = lineEnd(s, end)
-				}
-			}
+			x.keyValue(e)
 		}
 	}
 	if err := p.Error(); err != nil {
 		return nil, err
 	}
-	if _, ok := d.sections[""]; !ok {
-		if rootEnd < 0 {
-			rootEnd = len(s)
-		}
-		d.sections[""] = rootEnd
+	x.rootSection()
+	return x.d, nil
+}
+
+// tomlIndexer is indexTOML's state: the table whose section it is in.
+type tomlIndexer struct {
+	d       *tomlDoc
+	table   []string
+	section string
+	inArray bool // the table is, or lies under, an array of tables
+	rootEnd int  // before the first header and its comments; -1 until met
+}
+
+// header enters the section of a table header.
+func (x *tomlIndexer) header(e *unstable.Node) {
+	s := x.d.src
+	parts, first := keyParts(e.Key())
+	lineStart := strings.LastIndexByte(s[:first], '\n') + 1
+	if x.rootEnd < 0 {
+		x.rootEnd = commentsAbove(s, lineStart)
 	}
-	return d, nil
+	x.table = parts
+	x.inArray = e.Kind == unstable.ArrayTable || x.d.underArray(parts)
+	x.section = pathKey(parts)
+	if e.Kind == unstable.ArrayTable {
+		x.d.arrays[x.section] = true
+	}
+	if !x.inArray {
+		x.d.sections[x.section] = lineEnd(s, lineStart)
+	}
+}
+
+// keyValue records where a key-value's value is, and that its table's
+// section goes on to the end of its line.
+func (x *tomlIndexer) keyValue(e *unstable.Node) {
+	if x.inArray {
+		return
+	}
+	parts, _ := keyParts(e.Key())
+	full := append(append([]string{}, x.table...), parts...)
+	start, end := valueSpan(x.d.src, e)
+	x.d.values[pathKey(full)] = span{start, end}
+	if len(x.table) == 0 {
+		x.d.sections[""] = lineEnd(x.d.src, end)
+	} else {
+		x.d.sections[x.section] = lineEnd(x.d.src, end)
+	}
+}
+
+// rootSection ends the root's section, where no key-value did, before the
+// first header and the comments above it (or at the end of the text).
+func (x *tomlIndexer) rootSection() {
+	if _, ok := x.d.sections[""]; ok {
+		return
+	}
+	if x.rootEnd < 0 {
+		x.rootEnd = len(x.d.src)
+	}
+	x.d.sections[""] = x.rootEnd
 }
 
 // underArray reports whether a table lies under an array of tables.
@@ -318,8 +360,15 @@ func (e *tomlEdit) mergeKey(sub []string, bv, ov any, inBase bool) bool {
 	case oIsTable || bIsTable:
 		return false
 	}
-	bs, ok1 := e.base.values[pathKey(sub)]
-	os, ok2 := e.over.values[pathKey(sub)]
+	return e.replaceValue(sub)
+}
+
+// replaceValue replaces the base's value at path with the overlay's text
+// for it; false where either text has none of its own there (a value
+// inside an inline table).
+func (e *tomlEdit) replaceValue(path []string) bool {
+	bs, ok1 := e.base.values[pathKey(path)]
+	os, ok2 := e.over.values[pathKey(path)]
 	if !ok1 || !ok2 {
 		return false
 	}
@@ -466,13 +515,11 @@ func tomlKeyPart(p string) string {
 	return b.String()
 }
 
+// bareKeyChars are the characters of a bare TOML key.
+const bareKeyChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+
 // isBareKey reports whether a TOML key may be written without quotes:
 // ASCII letters, digits, _ and - only.
 func isBareKey(p string) bool {
-	for _, r := range p {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return false
-		}
-	}
-	return p != ""
+	return p != "" && strings.Trim(p, bareKeyChars) == ""
 }

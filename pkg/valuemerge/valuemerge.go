@@ -119,6 +119,17 @@ func lineCol(s string, off int) (int, int) {
 	return line, 1 + len([]rune(s[start:off]))
 }
 
+// checkUTF8 refuses a value that is not UTF-8, naming where its first
+// bad byte is.
+func checkUTF8(s, which string, f Format) error {
+	off := invalidUTF8(s)
+	if off < 0 {
+		return nil
+	}
+	line, col := lineCol(s, off)
+	return &ParseError{Which: which, Format: f, Line: line, Column: col, Msg: "invalid UTF-8"}
+}
+
 // invalidUTF8 returns the offset of the first byte of s that is not UTF-8,
 // or -1.
 func invalidUTF8(s string) int {

@@ -16,39 +16,20 @@ type ystyle struct {
 	compact bool // sequences in mappings start at the key's column
 }
 
-// nullKeys spells empty nulls ("key:", "{0}") "null", keys and values
-// alike: the encoder would write an empty string.
-func nullKeys(n *yaml.Node) {
+// spellNull spells an empty null ("key:", "{0}", "&a" alone) "null", key
+// or value: the encoder would write an empty string, and "null" stays a
+// null wherever it lands, a flow list included.
+func spellNull(n *yaml.Node) {
 	if isNull(n) && n.Value == "" {
 		n.Value, n.Tag, n.Style = "null", "!!null", 0
 	}
-	for _, c := range n.Content {
-		nullKeys(c)
-	}
 }
 
-// quoteAmbiguous quotes the plain strings of a document written whole that
-// YAML 1.1 readers would take for something else (12:30, on): the project's
-// one quoting rule (package scalar).
-func quoteAmbiguous(n *yaml.Node) {
-	scalar.QuoteIfNeeded(n)
-	for _, c := range n.Content {
-		quoteAmbiguous(c)
-	}
-}
-
-// hasAmbiguousPlain reports whether n holds a plain string quoteAmbiguous
-// would quote.
-func hasAmbiguousPlain(n *yaml.Node) bool {
-	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!str" && scalar.NeedsQuotes(n.Value) {
-		return true
-	}
-	for _, c := range n.Content {
-		if hasAmbiguousPlain(c) {
-			return true
-		}
-	}
-	return false
+// ambiguousPlain reports whether n is a plain string YAML 1.1 readers
+// would take for something else (12:30, on), which a document written
+// whole quotes: the project's one quoting rule (package scalar).
+func ambiguousPlain(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Style == 0 && n.ShortTag() == "!!str" && scalar.NeedsQuotes(n.Value)
 }
 
 func encodeYAML(n *yaml.Node, st ystyle) (string, error) {
@@ -147,8 +128,8 @@ func (d *Doc) WriteWhole() (string, error) {
 func (d *Doc) wholeYAML(comments *yaml.Node, style ystyle) (string, error) {
 	doc := *comments
 	doc.Content = []*yaml.Node{d.Want}
-	nullKeys(&doc)
-	quoteAmbiguous(&doc)
+	eachNode(&doc, spellNull)
+	eachNode(&doc, scalar.QuoteIfNeeded)
 	out, err := encodeYAML(&doc, style)
 	if err != nil {
 		return "", fmt.Errorf("internal error writing YAML (please report): %v", err)

@@ -35,11 +35,30 @@ func parseYAML(s, which string) (*ydoc, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, &ParseError{Which: which, Format: YAML, Msg: "the value is empty"}
 	}
-	if off := invalidUTF8(s); off >= 0 {
-		// yaml.v3 would read UTF-16 here; ConfigMap data is UTF-8.
-		line, col := lineCol(s, off)
-		return nil, &ParseError{Which: which, Format: YAML, Line: line, Column: col, Msg: "invalid UTF-8"}
+	// yaml.v3 would read UTF-16 here; ConfigMap data is UTF-8.
+	if err := checkUTF8(s, which, YAML); err != nil {
+		return nil, err
 	}
+	doc, err := decodeOne(s, which)
+	if err != nil {
+		return nil, err
+	}
+	if len(doc.Content) == 0 {
+		return nil, &ParseError{Which: which, Format: YAML, Msg: "the value is empty"}
+	}
+	if n := findNode(doc, func(n *yaml.Node) bool { return n.Tag == "!!" }); n != nil {
+		// yaml.v3 reads !%21 as the tag "!!" but writes "!!" back as
+		// something else: the merge could not write the value.
+		return nil, &ParseError{Which: which, Format: YAML, Line: n.Line, Column: n.Column, Msg: "the tag !! names no type"}
+	}
+	if err := checkDecodes(doc, which); err != nil {
+		return nil, err
+	}
+	return &ydoc{src: s, lines: strings.SplitAfter(s, "\n"), root: doc.Content[0], doc: doc}, nil
+}
+
+// decodeOne decodes the document node of s, which must hold one document.
+func decodeOne(s, which string) (*yaml.Node, error) {
 	dec := yaml.NewDecoder(strings.NewReader(s))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -51,18 +70,7 @@ func parseYAML(s, which string) (*ydoc, error) {
 	} else if !errors.Is(err, io.EOF) {
 		return nil, yamlError(which, err)
 	}
-	if len(doc.Content) == 0 {
-		return nil, &ParseError{Which: which, Format: YAML, Msg: "the value is empty"}
-	}
-	if n := emptySecondaryTag(&doc); n != nil {
-		// yaml.v3 reads !%21 as the tag "!!" but writes "!!" back as
-		// something else: the merge could not write the value.
-		return nil, &ParseError{Which: which, Format: YAML, Line: n.Line, Column: n.Column, Msg: "the tag !! names no type"}
-	}
-	if err := checkDecodes(&doc, which); err != nil {
-		return nil, err
-	}
-	return &ydoc{src: s, lines: strings.SplitAfter(s, "\n"), root: doc.Content[0], doc: &doc}, nil
+	return &doc, nil
 }
 
 // checkDecodes catches what the node parser lets through: keys given twice
@@ -70,7 +78,7 @@ func parseYAML(s, which string) (*ydoc, error) {
 // bad aliases and merge keys. yaml.v3's decoder checks the rest, with a
 // map or list used as a key ({{PROJECT_ID}}, a template placeholder, reads
 // as a map) standing aside: YAML allows it, and only a merge that must
-// match keys in its map needs strings (ymerger.merge says so, with the
+// match keys in its map needs strings (matchedKeys says so, with the
 // line).
 func checkDecodes(doc *yaml.Node, which string) error {
 	if err := checkKeys(doc, which, map[*yaml.Node]bool{}); err != nil {
@@ -79,32 +87,7 @@ func checkDecodes(doc *yaml.Node, which string) error {
 	// The decoder cannot hold a map as a key of a Go map: such keys are
 	// swapped for unique strings while it runs, in place (a copy would
 	// expand aliases, which the decoder bounds), then put back.
-	type swap struct {
-		m   *yaml.Node
-		i   int
-		key *yaml.Node
-	}
-	var swaps []swap
-	seen := map[*yaml.Node]bool{}
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		if seen[n] {
-			return
-		}
-		seen[n] = true
-		if n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if k := n.Content[i]; k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode {
-					swaps = append(swaps, swap{n, i, k})
-					n.Content[i] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprintf("\x00key %d", len(swaps)), Line: k.Line, Column: k.Column}
-				}
-			}
-		}
-		for _, c := range n.Content {
-			walk(c)
-		}
-	}
-	walk(doc)
+	swaps := swapComplexKeys(doc, nil, map[*yaml.Node]bool{})
 	var v any
 	err := doc.Decode(&v)
 	for _, sw := range swaps {
@@ -116,6 +99,41 @@ func checkDecodes(doc *yaml.Node, which string) error {
 	return nil
 }
 
+// keySwap is a key that is a map or a list, key i of map m, swapped for a
+// string while the decoder runs.
+type keySwap struct {
+	m   *yaml.Node
+	i   int
+	key *yaml.Node
+}
+
+// swapComplexKeys swaps the keys in n that are maps or lists for unique
+// strings, and returns swaps with them added.
+func swapComplexKeys(n *yaml.Node, swaps []keySwap, seen map[*yaml.Node]bool) []keySwap {
+	if seen[n] {
+		return swaps
+	}
+	seen[n] = true
+	if n.Kind == yaml.MappingNode {
+		swaps = swapKeysOf(n, swaps)
+	}
+	for _, c := range n.Content {
+		swaps = swapComplexKeys(c, swaps, seen)
+	}
+	return swaps
+}
+
+// swapKeysOf is swapComplexKeys for the keys of map n.
+func swapKeysOf(n *yaml.Node, swaps []keySwap) []keySwap {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode {
+			swaps = append(swaps, keySwap{n, i, k})
+			n.Content[i] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprintf("\x00key %d", len(swaps)), Line: k.Line, Column: k.Column}
+		}
+	}
+	return swaps
+}
+
 // checkKeys refuses a map whose keys readers take for one key though they
 // are spelled differently (package scalar); yaml.v3's decoder refuses those
 // spelled alike.
@@ -124,18 +142,8 @@ func checkKeys(n *yaml.Node, which string, seen map[*yaml.Node]bool) error {
 		return nil
 	}
 	seen[n] = true
-	if n.Kind == yaml.MappingNode {
-		var err error
-		scalar.ResolvedDuplicates(n.Content, func(i, j int) {
-			if err == nil {
-				a, b := n.Content[i], n.Content[j]
-				err = &ParseError{Which: which, Format: YAML, Line: b.Line, Column: b.Column,
-					Msg: fmt.Sprintf("the keys %q (line %d) and %q are one key to YAML readers, which keep only the last; remove one, or quote both to make them strings", a.Value, a.Line, b.Value)}
-			}
-		})
-		if err != nil {
-			return err
-		}
+	if err := keysReadAlike(n, which); err != nil {
+		return err
 	}
 	for _, c := range n.Content {
 		if err := checkKeys(c, which, seen); err != nil {
@@ -145,17 +153,43 @@ func checkKeys(n *yaml.Node, which string, seen map[*yaml.Node]bool) error {
 	return nil
 }
 
-// emptySecondaryTag returns the first node tagged "!!", if any.
-func emptySecondaryTag(n *yaml.Node) *yaml.Node {
-	if n.Tag == "!!" {
+// keysReadAlike is checkKeys for the keys of n, if it is a map.
+func keysReadAlike(n *yaml.Node, which string) error {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	var err error
+	scalar.ResolvedDuplicates(n.Content, func(i, j int) {
+		if err == nil {
+			a, b := n.Content[i], n.Content[j]
+			err = &ParseError{Which: which, Format: YAML, Line: b.Line, Column: b.Column,
+				Msg: fmt.Sprintf("the keys %q (line %d) and %q are one key to YAML readers, which keep only the last; remove one, or quote both to make them strings", a.Value, a.Line, b.Value)}
+		}
+	})
+	return err
+}
+
+// findNode returns the first node of n, n itself first, that f accepts;
+// nil when there is none. Aliases are not followed.
+func findNode(n *yaml.Node, f func(*yaml.Node) bool) *yaml.Node {
+	if f(n) {
 		return n
 	}
 	for _, c := range n.Content {
-		if t := emptySecondaryTag(c); t != nil {
-			return t
+		if found := findNode(c, f); found != nil {
+			return found
 		}
 	}
 	return nil
+}
+
+// eachNode calls f on every node of n, n itself first. Aliases are not
+// followed.
+func eachNode(n *yaml.Node, f func(*yaml.Node)) {
+	f(n)
+	for _, c := range n.Content {
+		eachNode(c, f)
+	}
 }
 
 func yamlError(which string, err error) error {
@@ -196,19 +230,10 @@ func expandMerges(n *yaml.Node) *yaml.Node {
 		// aliases: not reached
 		c = copyNode(n)
 	}
-	var clear func(n *yaml.Node)
-	clear = func(n *yaml.Node) {
+	eachNode(c, func(n *yaml.Node) {
 		n.Anchor = ""
-		if isNull(n) && n.Value == "" {
-			// An empty null ("&a" alone, "key:") is written "null", which
-			// stays a null wherever it lands, a flow list included.
-			n.Value, n.Tag, n.Style = "null", "!!null", 0
-		}
-		for _, x := range n.Content {
-			clear(x)
-		}
-	}
-	clear(c)
+		spellNull(n)
+	})
 	return c
 }
 

@@ -28,7 +28,7 @@ type Duplicate struct {
 // and an edit would land on the first key while every reader sees the
 // second. Keys are compared by what readers resolve them to, not only by
 // spelling (package scalar): true and True, 80 and 0x50, ~ and null, 1 and
-// 1.0 are one key. The merge key << may repeat.
+// 1.0 are one key. The << key may repeat.
 //
 // One walk over the nodes; aliases are not followed (their anchors are
 // walked where they stand), so the cost is linear in the input.
@@ -152,7 +152,7 @@ func (w *dupWalker) sameIndexed(c []*yaml.Node) {
 }
 
 // plainKey reports whether a key takes part in the check: a scalar other
-// than the merge key <<, which YAML 1.1 lets a map repeat.
+// than the << key, which YAML 1.1 lets a map repeat.
 func plainKey(k *yaml.Node) bool {
 	return k.Kind == yaml.ScalarNode && !(k.Value == "<<" && k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0)
 }

@@ -24,7 +24,7 @@ func TestFind(t *testing.T) {
 		{"in a list, key with a dot", "kind: A\nmetadata: {name: a}\nspec:\n  a.b:\n  - {x: 1}\n  - {x: 1, x: 2}\n",
 			[]string{`spec.a\.b.1: the key "x" is given twice in spec.a\.b.1 (both on line 6 of the resource)`}},
 		{"three times", "kind: A\nmetadata: {name: a}\nd: {a: 1, a: 2, a: 3}\n", []string{`(both on line 3`, `(both on line 3`}},
-		{"merge keys may repeat", "kind: A\nmetadata: {name: a}\nx: &x {a: 1}\ny: &y {b: 1}\nz:\n  <<: *x\n  <<: *y\n", nil},
+		{"<< keys may repeat", "kind: A\nmetadata: {name: a}\nx: &x {a: 1}\ny: &y {b: 1}\nz:\n  <<: *x\n  <<: *y\n", nil},
 		{"a quoted << is a plain key", "kind: A\nmetadata: {name: a}\nz: {'<<': 1, '<<': 2}\n", []string{`the key "<<"`}},
 		{"aliases are not followed", "kind: A\nmetadata: {name: a}\nx: &x {a: 1}\ny: [*x, *x]\n", nil},
 		// issue 19: keys spelled differently that readers resolve alike

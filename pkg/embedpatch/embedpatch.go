@@ -133,7 +133,7 @@ func write(doc *valuemerge.Doc) (string, error) {
 	case errors.Is(err, valuemerge.ErrOtherKind):
 		return "", &Error{Msg: "the patch replaces the whole document with another kind of value; patch the field holding the string instead"}
 	case errors.Is(err, valuemerge.ErrNotInPlace) && !errors.As(err, new(*embedded.Error)):
-		// A value inherited through a YAML merge key that goes, say:
+		// A value inherited through a YAML << key that goes, say:
 		// the document is written whole from its new value.
 		return doc.WriteWhole()
 	}

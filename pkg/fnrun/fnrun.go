@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/redact"
 	"github.com/patchwork-krm/patchwork/internal/rlio"
 )
@@ -115,7 +115,7 @@ func (f Function) process(req *Request) Outcome {
 	for _, it := range req.Items {
 		// yaml.v3 would write a merge key back as "!!merge <<" even in an
 		// item the function does not touch
-		mergekey.Untag(it.YNode())
+		inherit.Untag(it.YNode())
 	}
 	tools := snapshotToolAnnotations(req.Items)
 	if err := f.safeRun(req); err != nil {

@@ -13,6 +13,6 @@
 // was and the error names the operation and, when its path does not
 // resolve, where the path stops, what is there and the key most likely
 // meant; in a Secret, the keys of data and stringData are never listed.
-// A document holding YAML merge keys (<<) is patched as its readers see it,
+// A document holding YAML << keys is patched as its readers see it,
 // with the merge keys expanded (package internal/mergekey).
 package jsonpatch

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 
@@ -96,7 +96,7 @@ func checkWholeDocument(kind string, fields map[string]*yaml.Node) error {
 // Apply applies the operations to doc in place. On error doc is unchanged
 // and the error names the failing operation and its path.
 func (o *Ops) Apply(doc *yaml.RNode) error {
-	return withMergeKeys(doc, func(d *yaml.RNode) error {
+	return withInherited(doc, func(d *yaml.RNode) error {
 		return o.apply(d, view{secret: d.GetKind() == "Secret"})
 	})
 }
@@ -106,7 +106,7 @@ func (o *Ops) Apply(doc *yaml.RNode) error {
 // document". With secret (the string is a Secret's value) messages name
 // no key found in it.
 func (o *Ops) ApplyEmbedded(doc *yaml.RNode, secret bool) error {
-	return withMergeKeys(doc, func(d *yaml.RNode) error {
+	return withInherited(doc, func(d *yaml.RNode) error {
 		return o.apply(d, view{secret: secret, embedded: true})
 	})
 }
@@ -167,7 +167,7 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 
 // Apply merges the patch into doc in place.
 func (m *MergePatch) Apply(doc *yaml.RNode) error {
-	return withMergeKeys(doc, m.apply)
+	return withInherited(doc, m.apply)
 }
 
 func (m *MergePatch) apply(doc *yaml.RNode) error {
@@ -182,25 +182,25 @@ func (m *MergePatch) apply(doc *yaml.RNode) error {
 	return syncJSON(doc, out, m.node)
 }
 
-// withMergeKeys applies a patch to a document that may hold YAML merge keys
+// withInherited applies a patch to a document that may hold YAML << keys
 // (<<). Their entries are not the map's own: a patch removing an inherited
 // value would fail or leave it inherited, and one editing an anchored map
 // would change every map merging it. So the patch applies to a copy with
 // merge keys and aliases expanded, which replaces the document only when
 // the patch changed something.
-func withMergeKeys(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
-	if !mergekey.Contains(doc.YNode()) {
+func withInherited(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
+	if !inherit.Contains(doc.YNode()) {
 		return apply(doc)
 	}
-	flat, err := mergekey.Expand(doc.YNode())
-	if err != nil && !errors.Is(err, mergekey.ErrTooLarge) {
+	flat, err := inherit.Expand(doc.YNode())
+	if err != nil && !errors.Is(err, inherit.ErrTooLarge) {
 		// merge keys with a value no reader accepts: patched as written
 		return apply(doc)
 	}
 	if err != nil {
 		return err
 	}
-	before, err := mergekey.Expand(flat)
+	before, err := inherit.Expand(flat)
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func withMergeKeys(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
 	if err := apply(patched); err != nil {
 		return err
 	}
-	if !mergekey.Equal(patched.YNode(), before) {
+	if !inherit.Equal(patched.YNode(), before) {
 		*doc.YNode() = *patched.YNode()
 	}
 	return nil

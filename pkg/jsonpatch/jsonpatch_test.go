@@ -177,7 +177,7 @@ func TestYAML11KeywordsStayStrings(t *testing.T) {
 	}
 }
 
-// A document with YAML merge keys is patched as readers see it: an
+// A document with YAML << keys is patched as readers see it: an
 // inherited value can be replaced or removed, editing the anchored map
 // leaves the merging map as it was. A patch that changes nothing leaves the
 // document as written.

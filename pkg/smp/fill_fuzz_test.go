@@ -7,7 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -40,7 +40,7 @@ func checkDefault(t *testing.T, dst, patch *yaml.RNode, ty *schema.Type) {
 	o := Options{Default: true}
 	patchBefore, dstBefore := mustString(t, patch), mustString(t, dst)
 	before := map[string]string{}
-	if !mergekey.Contains(dst.Document()) {
+	if !inherit.Contains(dst.Document()) {
 		// (a document with merge keys is written expanded when a default
 		// fills something: the same values, at other places)
 		facts(dst.YNode(), "", before, 0)

@@ -5,7 +5,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -93,7 +93,7 @@ func MergeWith(dst, patch *yaml.RNode, t *schema.Type, o Options) (Result, error
 
 	doc := dst.Document() // not YNode(): it panics on an empty document
 	root := unwrapDocument(doc)
-	if root != nil && mergekey.Contains(root) {
+	if root != nil && inherit.Contains(root) {
 		return mergeExpanded(doc, root, pn, patch, t, o)
 	}
 	return mergeInto(doc, root, pn, t, o)
@@ -123,15 +123,15 @@ func mergeInto(doc, root, pn *yaml.Node, t *schema.Type, o Options) (Result, err
 	return Result{Elements: m.elements, Filled: m.filled}, nil
 }
 
-// mergeExpanded merges into a document that holds YAML merge keys (<<).
+// mergeExpanded merges into a document that holds YAML << keys.
 // In place, deleting an inherited value would leave it inherited and
 // editing an anchored map would change every map merging it, so the merge
 // works on a copy with merge keys and aliases expanded, which replaces the
 // document only when the patch changed something: a document the patch
 // leaves as it is keeps its spelling.
 func mergeExpanded(doc, root, pn *yaml.Node, patch *yaml.RNode, t *schema.Type, o Options) (Result, error) {
-	flat, err := mergekey.Expand(root)
-	if errors.Is(err, mergekey.ErrTooLarge) {
+	flat, err := inherit.Expand(root)
+	if errors.Is(err, inherit.ErrTooLarge) {
 		return Result{}, &Error{Msg: err.Error()}
 	}
 	if err != nil {
@@ -139,7 +139,7 @@ func mergeExpanded(doc, root, pn *yaml.Node, patch *yaml.RNode, t *schema.Type, 
 		// the document is merged as it is written.
 		return mergeInto(doc, root, pn, t, o)
 	}
-	before, err := mergekey.Expand(flat)
+	before, err := inherit.Expand(flat)
 	if err != nil {
 		return Result{}, &Error{Msg: err.Error()}
 	}
@@ -148,7 +148,7 @@ func mergeExpanded(doc, root, pn *yaml.Node, patch *yaml.RNode, t *schema.Type, 
 	if err != nil {
 		return Result{}, err
 	}
-	if !mergekey.Equal(expanded.Content[0], before) {
+	if !inherit.Equal(expanded.Content[0], before) {
 		*root = *expanded.Content[0]
 	}
 	return res, nil

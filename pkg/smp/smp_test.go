@@ -217,7 +217,7 @@ func TestConcurrentMergesShareAPatch(t *testing.T) {
 	}
 }
 
-// A document with YAML merge keys that the patch changes is merged as
+// A document with YAML << keys that the patch changes is merged as
 // readers see it and written expanded; one the patch leaves alone keeps
 // its spelling; a merge key no reader accepts is merged as written.
 func TestMergeKeys(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
@@ -99,7 +99,7 @@ func sameData(a, b *yaml.Node) bool {
 
 // diffMap compares two maps: changed values first, then new keys (after
 // the existing ones, in the wanted order), removed keys last. A map that
-// inherits entries through a merge key (<<) keeps it: an inherited value
+// inherits entries through a << key keeps it: an inherited value
 // that is still right is left to it, one that changes is set on the map
 // itself, and one that goes cannot be written in place.
 func (w *writer) diffMap(path fieldpath.Path, a, b *yaml.Node) error {
@@ -154,27 +154,27 @@ func (w *writer) diffEntries(path fieldpath.Path, a, b *yaml.Node, own, inherite
 func removedKeys(path fieldpath.Path, a, b *yaml.Node, own, inherited map[string]*yaml.Node) ([]embedded.Change, error) {
 	for k := range inherited {
 		if yamltree.Lookup(b, k) == nil && own[k] == nil {
-			return nil, fmt.Errorf("%w: %s loses %q, which it inherits through a merge key", ErrNotInPlace, where(path), k)
+			return nil, fmt.Errorf("%w: %s loses %q, which it inherits through a << key", ErrNotInPlace, where(path), k)
 		}
 	}
 	var removed []embedded.Change
 	for i := 0; i+1 < len(a.Content); i += 2 {
 		k := yamltree.Resolve(a.Content[i])
-		if !mergekey.Is(k) && yamltree.Lookup(b, k.Value) == nil {
+		if !inherit.IsKey(k) && yamltree.Lookup(b, k.Value) == nil {
 			removed = append(removed, embedded.Change{Path: appendKey(path, k.Value), Delete: true})
 		}
 	}
 	return removed, nil
 }
 
-// entriesOf is a map's own values by key and, when it has merge keys,
+// entriesOf is a map's own values by key and, when it has << keys,
 // the values it inherits through them (those its own keys do not shadow).
 func entriesOf(m *yaml.Node) (own, inherited map[string]*yaml.Node, err error) {
 	own = make(map[string]*yaml.Node, len(m.Content)/2)
 	merges := false
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := yamltree.Resolve(m.Content[i])
-		if mergekey.Is(k) {
+		if inherit.IsKey(k) {
 			merges = true
 			continue
 		}
@@ -183,7 +183,7 @@ func entriesOf(m *yaml.Node) (own, inherited map[string]*yaml.Node, err error) {
 	if !merges {
 		return own, nil, nil
 	}
-	flat, err := mergekey.Expand(m)
+	flat, err := inherit.Expand(m)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrNotInPlace, err)
 	}

@@ -26,7 +26,7 @@
 // returned: read again, it must mean the merged value, or the merge fails
 // rather than write something else. A merge the values cannot take, though
 // both parse, is a MergeError. When a YAML merge cannot be written in place
-// (the base is not a map, a value inherited through a merge key goes), the
+// (the base is not a map, a value inherited through a << key goes), the
 // merged nodes are written whole: order and comments kept, blank lines
 // not; a TOML merge that cannot be is written whole by the TOML library:
 // comments lost, keys sorted.

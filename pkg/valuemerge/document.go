@@ -18,7 +18,7 @@ type Doc struct {
 	// nodes, its aliases pointing at the copies of their anchors, so that
 	// a change to an anchored value changes what its aliases stand for, in
 	// the copy as in the text (strategic merge's rule: package smp works on
-	// such nodes, and expands merge keys itself where it must).
+	// such nodes, and expands << keys itself where it must).
 	Want *yaml.Node
 
 	text string
@@ -60,7 +60,7 @@ type Overlay struct {
 }
 
 // ErrNotInPlace says the new value cannot be written as edits of the text
-// (the root changes kind, a value inherited through a merge key goes, the
+// (the root changes kind, a value inherited through a << key goes, the
 // result would read otherwise): the caller writes the document whole, or
 // reports it.
 var ErrNotInPlace = errors.New("the change cannot be written in place")

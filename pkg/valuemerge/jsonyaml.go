@@ -78,13 +78,13 @@ func mergeDoc(f Format, base, overlay string, lists []schema.ListKeys) (string, 
 }
 
 // readOverlay reads the overlay, and the patch it makes: its value with
-// aliases and merge keys expanded.
+// aliases and << keys expanded.
 func readOverlay(f Format, overlay string, cache *embedded.Cache) (*parsed, *yaml.Node, error) {
 	o, err := parse(f, overlay, "overlay", cache)
 	if err != nil {
 		return nil, nil, err
 	}
-	patch := expandMerges(o.root)
+	patch := expandInherited(o.root)
 	if isNull(patch) {
 		return nil, nil, &ParseError{Which: "overlay", Format: f, Msg: "the value is null; a null overlay would delete everything"}
 	}

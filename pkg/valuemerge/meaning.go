@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -71,7 +71,7 @@ func writeKey(b *strings.Builder, n *yaml.Node) {
 
 // nodeValue is what a node means to a reader that decodes it: mappings
 // become maps keyed by keyID (the last of equal keys wins; a string key as
-// the JSON key yaml.v3 makes of it), with what merge keys (<<) bring in;
+// the JSON key yaml.v3 makes of it), with what << keys bring in;
 // sequences slices; scalars their decoded values.
 func nodeValue(n *yaml.Node) (any, error) {
 	switch n.Kind {
@@ -112,7 +112,7 @@ func mapValue(n *yaml.Node) (map[string]any, error) {
 	m := make(map[string]any, len(n.Content)/2)
 	var merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if mergekey.Is(n.Content[i]) {
+		if inherit.IsKey(n.Content[i]) {
 			merged = append(merged, n.Content[i+1])
 			continue
 		}
@@ -123,16 +123,16 @@ func mapValue(n *yaml.Node) (map[string]any, error) {
 		m[strings.TrimPrefix(keyID(n.Content[i]), "v3\x00")] = v
 	}
 	for _, mv := range merged {
-		if err := inherit(m, mv); err != nil {
+		if err := inheritFrom(m, mv); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
 }
 
-// inherit adds to m the entries of the maps a merge key's value mv names
+// inheritFrom adds to m the entries of the maps a merge key's value mv names
 // that m does not set itself; of several maps, the first wins.
-func inherit(m map[string]any, mv *yaml.Node) error {
+func inheritFrom(m map[string]any, mv *yaml.Node) error {
 	v, err := nodeValue(mv)
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func inherit(m map[string]any, mv *yaml.Node) error {
 	for _, mm := range maps {
 		mm, ok := mm.(map[string]any)
 		if !ok {
-			return fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", mv.Line)
+			return fmt.Errorf("line %d: a << key takes a map or a list of maps", mv.Line)
 		}
 		for k, x := range mm {
 			if _, set := m[k]; !set {

@@ -208,18 +208,18 @@ rule_files: [a.yml]
 		overlay: "x: 1\n",
 		want:    "x: 1\n",
 	},
-	// YAML merge keys (<<) and aliases: the result means what the merge
+	// YAML << keys and aliases: the result means what the merge
 	// says for every reader; where the base cannot be edited in place it is
-	// written with merge keys and aliases expanded.
+	// written with << keys and aliases expanded.
 	{
-		name:    "YAML deleting a value inherited through a merge key",
+		name:    "YAML deleting a value inherited through a << key",
 		format:  YAML,
 		base:    "defaults: &d\n  a: 1\n  b: 2\nprod:\n  <<: *d\n  c: 3\n",
 		overlay: "prod:\n  a: null\n",
 		want:    "defaults:\n  a: 1\n  b: 2\nprod:\n  b: 2\n  c: 3\n",
 	},
 	{
-		name:    "YAML editing a map that a merge key inherits from",
+		name:    "YAML editing a map that a << key inherits from",
 		format:  YAML,
 		base:    "defaults: &d\n  a: 1\n  b: 2\nprod:\n  <<: *d\n  c: 3\n",
 		overlay: "defaults:\n  a: 5\n",
@@ -235,14 +235,14 @@ rule_files: [a.yml]
 		want:    "defaults: &d\n  a: 5\nprod: *d\n",
 	},
 	{
-		name:    "YAML merge keys elsewhere keep their spelling",
+		name:    "YAML << keys elsewhere keep their spelling",
 		format:  YAML,
 		base:    "defaults: &d\n  a: 1\nprod:\n  <<: *d\n  c: 3\nother: x\n",
 		overlay: "other: z\nprod:\n  c: 4\n",
 		want:    "defaults: &d\n  a: 1\nprod:\n  <<: *d\n  c: 4\nother: z\n",
 	},
 	{
-		name:    "YAML a merge key in the overlay is what it merges",
+		name:    "YAML a << key in the overlay is what it brings in",
 		format:  YAML,
 		base:    "a: 1\n",
 		overlay: "x: &o {p: 1}\n\"y\":\n  <<: *o\n  q: 2\n",

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
@@ -222,9 +222,9 @@ func copyNode(n *yaml.Node) *yaml.Node {
 	return &c
 }
 
-// expandMerges returns the overlay root with aliases and merge keys expanded.
-func expandMerges(n *yaml.Node) *yaml.Node {
-	c, err := mergekey.Expand(n)
+// expandInherited returns the overlay root with aliases and merge keys expanded.
+func expandInherited(n *yaml.Node) *yaml.Node {
+	c, err := inherit.Expand(n)
 	if err != nil {
 		// parseYAML decoded the value, which checks merge keys and bounds
 		// aliases: not reached

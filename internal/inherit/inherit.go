@@ -1,4 +1,4 @@
-package mergekey
+package inherit
 
 import (
 	"errors"
@@ -16,12 +16,12 @@ const MaxNodes = 1 << 17
 const mergeTag = "!!merge"
 
 // ErrTooLarge is returned (wrapped) by Expand when the copy would exceed
-// MaxNodes; other errors are merge keys with a value that is not a map.
+// MaxNodes; other errors are << keys with a value that is not a map.
 var ErrTooLarge = errors.New("YAML aliases expand to too many nodes")
 
-// Is reports whether k, a mapping key, is a merge key: a plain `<<` (or one
+// IsKey reports whether k, a mapping key, is the << key: a plain `<<` (or one
 // tagged !!merge). A quoted "<<" is an ordinary string key.
-func Is(k *yaml.Node) bool {
+func IsKey(k *yaml.Node) bool {
 	if k == nil || k.Kind != yaml.ScalarNode || k.Value != "<<" {
 		return false
 	}
@@ -34,16 +34,16 @@ func Is(k *yaml.Node) bool {
 	return false
 }
 
-// Contains reports whether a merge key occurs anywhere in n (aliases are
+// Contains reports whether a << key occurs anywhere in n (aliases are
 // not followed: what they refer to is part of the same document).
-func Contains(n *yaml.Node) bool { return anyKey(n, Is) }
+func Contains(n *yaml.Node) bool { return anyKey(n, IsKey) }
 
-// Untag clears the !!merge tag the parser puts on merge keys. yaml.v3
+// Untag clears the !!merge tag the parser puts on << keys. yaml.v3
 // writes a tagged `<<` back as `!!merge <<`; untagged it is written `<<`,
-// which every reader (yaml.v3 included) takes for a merge key again.
+// which every reader (yaml.v3 included) takes for a << key again.
 func Untag(n *yaml.Node) {
 	anyKey(n, func(k *yaml.Node) bool {
-		if Is(k) && k.Tag != "" {
+		if IsKey(k) && k.Tag != "" {
 			k.Tag = ""
 		}
 		return false // every key
@@ -73,10 +73,10 @@ func anyKey(n *yaml.Node, f func(k *yaml.Node) bool) bool {
 }
 
 // Expand returns a deep copy of n in which aliases are replaced by copies
-// of their anchors' values and merge keys by the entries they merge, as a
+// of their anchors' values and << keys by the entries they merge, as a
 // YAML reader sees them: a map's own keys win over merged ones, and of the
 // maps a `<<: [*a, *b]` merges the first wins. Anchors are dropped. It
-// fails on a merge key whose value is not a map or a list of maps, and
+// fails on a << key whose value is not a map or a list of maps, and
 // when the copy would exceed MaxNodes.
 func Expand(n *yaml.Node) (*yaml.Node, error) {
 	e := expander{}
@@ -85,7 +85,7 @@ func Expand(n *yaml.Node) (*yaml.Node, error) {
 
 type expander struct{ nodes int }
 
-// copy copies n, aliases and merge keys expanded, within the budget.
+// copy copies n, aliases and << keys expanded, within the budget.
 func (e *expander) copy(n *yaml.Node, depth int) (*yaml.Node, error) {
 	if err := e.spend(depth); err != nil {
 		return nil, err
@@ -137,14 +137,14 @@ func target(n *yaml.Node) (*yaml.Node, error) {
 
 // copyMapping fills c, the copy of mapping n: its own entries first, in
 // order, then merged entries for keys not yet present, where the first
-// merge key was.
+// << key was.
 func (e *expander) copyMapping(n, c *yaml.Node, depth int) (*yaml.Node, error) {
 	own := ownKeys(n)
 	var merged []*yaml.Node // key, value, key, value...
 	mergeAt := -1
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if !Is(k) {
+		if !IsKey(k) {
 			if err := e.copyEntry(c, k, v, depth+1); err != nil {
 				return nil, err
 			}
@@ -169,7 +169,7 @@ func (e *expander) copyMapping(n, c *yaml.Node, depth int) (*yaml.Node, error) {
 func ownKeys(n *yaml.Node) map[string]bool {
 	own := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if !Is(n.Content[i]) {
+		if !IsKey(n.Content[i]) {
 			own[keyOf(n.Content[i])] = true
 		}
 	}
@@ -203,7 +203,7 @@ func appendUnset(merged []*yaml.Node, set map[string]bool, entries [][2]*yaml.No
 	return merged
 }
 
-// mergedEntries expands the value of a merge key into key/value pairs, the
+// mergedEntries expands the value of a << key into key/value pairs, the
 // winning entry first.
 func (e *expander) mergedEntries(v *yaml.Node, depth int) ([][2]*yaml.Node, error) {
 	maps, err := mergedMaps(v)
@@ -215,7 +215,7 @@ func (e *expander) mergedEntries(v *yaml.Node, depth int) ([][2]*yaml.Node, erro
 		if deref(m).Kind != yaml.MappingNode {
 			return nil, notMaps(m)
 		}
-		cm, err := e.copy(m, depth+1) // merge keys inside are expanded too
+		cm, err := e.copy(m, depth+1) // << keys inside are expanded too
 		if err != nil {
 			return nil, err
 		}
@@ -224,7 +224,7 @@ func (e *expander) mergedEntries(v *yaml.Node, depth int) ([][2]*yaml.Node, erro
 	return out, nil
 }
 
-// mergedMaps is what the value of a merge key names: one map, or a list
+// mergedMaps is what the value of a << key names: one map, or a list
 // of them (each checked as it is copied).
 func mergedMaps(v *yaml.Node) ([]*yaml.Node, error) {
 	switch d := deref(v); d.Kind {
@@ -236,10 +236,10 @@ func mergedMaps(v *yaml.Node) ([]*yaml.Node, error) {
 	return nil, notMaps(v)
 }
 
-// notMaps is the error for a merge key whose value, or an element of it,
+// notMaps is the error for a << key whose value, or an element of it,
 // is not a map.
 func notMaps(n *yaml.Node) error {
-	return fmt.Errorf("line %d: a merge key (<<) takes a map or a list of maps", n.Line)
+	return fmt.Errorf("line %d: a << key takes a map or a list of maps", n.Line)
 }
 
 // appendEntries appends the key/value pairs of mapping m to out.

@@ -1,14 +1,14 @@
-package mergekey_test
+package inherit_test
 
 import (
 	"fmt"
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/patchwork-krm/patchwork/internal/mergekey"
+	"github.com/patchwork-krm/patchwork/internal/inherit"
 )
 
-// A container inherits its resources through a merge key. To edit them, an
+// A container inherits its resources through a << key. To edit them, an
 // editor works on the expanded copy: what every YAML reader sees, with the
 // container's own keys winning over the merged ones.
 func ExampleExpand() {
@@ -23,8 +23,8 @@ containers:
 `), &doc); err != nil {
 		panic(err)
 	}
-	fmt.Println(mergekey.Contains(&doc))
-	expanded, err := mergekey.Expand(&doc)
+	fmt.Println(inherit.Contains(&doc))
+	expanded, err := inherit.Expand(&doc)
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package mergekey
+package inherit
 
 import (
 	"strings"
@@ -59,7 +59,7 @@ d: {x: 1, y: 1}
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	if Contains(e) {
-		t.Error("the expanded copy still holds a merge key")
+		t.Error("the expanded copy still holds a << key")
 	}
 	// the original is untouched
 	if !strings.Contains(encode(t, n), "<<: [*a, *b]") {
@@ -95,13 +95,13 @@ func TestExpandErrors(t *testing.T) {
 	}
 }
 
-// yaml.v3 writes a parsed merge key back as "!!merge <<"; untagged it is
-// written as it was read, and still read as a merge key.
+// yaml.v3 writes a parsed << key back as "!!merge <<"; untagged it is
+// written as it was read, and still read as a << key.
 func TestUntag(t *testing.T) {
 	src := "a: &a {x: 1}\nb:\n    <<: *a\n    y: 2\n"
 	n := parse(t, src)
 	if got := encode(t, n); got == src {
-		t.Log("yaml.v3 no longer tags merge keys on output; Untag may go")
+		t.Log("yaml.v3 no longer tags << keys on output; Untag may go")
 	}
 	Untag(n)
 	if got := encode(t, n); got != src {
@@ -109,7 +109,7 @@ func TestUntag(t *testing.T) {
 	}
 	var v struct{ B map[string]int }
 	if err := yaml.Unmarshal([]byte(encode(t, n)), &v); err != nil || v.B["x"] != 1 {
-		t.Errorf("the untagged merge key is not read as one: %v %v", v, err)
+		t.Errorf("the untagged << key is not read as one: %v %v", v, err)
 	}
 }
 

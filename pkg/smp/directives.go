@@ -1,8 +1,10 @@
 package smp
 
 import (
-	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"strings"
+
+	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -36,7 +38,10 @@ func (m *merger) mapDirective(p *yaml.Node) (string, error) {
 			return v.Value, nil
 		}
 	}
-	return "", m.errorf("unknown $patch directive %q (want merge, replace or delete)", describe(v))
+	if v.Kind == yaml.ScalarNode {
+		return "", m.errorf("unknown $patch directive %q (want merge, replace or delete)", v.Value)
+	}
+	return "", m.errorf("$patch is %s; want merge, replace or delete", yamltree.Describe(v))
 }
 
 // mapDirectives is what a patch map asks for beyond its fields.
@@ -79,7 +84,7 @@ func (m *merger) checkPatchKeys(c []*yaml.Node) error {
 	for i := 0; i+1 < len(c); i += 2 {
 		kn := resolve(c[i])
 		if kn.Kind != yaml.ScalarNode {
-			return m.errorf("map keys must be scalars, found a %s", kindName(kn))
+			return m.errorf("map keys must be scalars, found %s", yamltree.Describe(kn))
 		}
 		if seen.repeats(i) {
 			return m.errorf("the patch sets %q twice", kn.Value)
@@ -171,7 +176,7 @@ func (m *merger) orderList(k string, v *yaml.Node) error {
 		return err
 	}
 	if v.Kind != yaml.SequenceNode {
-		return m.errorf("%s must be a list, found a %s", k, kindName(v))
+		return m.errorf("%s must be a list, found %s", k, yamltree.Describe(v))
 	}
 	return nil
 }
@@ -217,11 +222,11 @@ func duplicateKey(c []*yaml.Node, i int) bool {
 
 func (m *merger) scalarList(v *yaml.Node, k string) error {
 	if v.Kind != yaml.SequenceNode {
-		return m.errorf("%s must be a list of values, found a %s", k, kindName(v))
+		return m.errorf("%s must be a list of values, found %s", k, yamltree.Describe(v))
 	}
 	for _, e := range v.Content {
 		if e = resolve(e); e.Kind != yaml.ScalarNode {
-			return m.errorf("%s must be a list of values, found a %s in it", k, kindName(e))
+			return m.errorf("%s must be a list of values, found %s in it", k, yamltree.Describe(e))
 		}
 	}
 	return nil
@@ -340,32 +345,4 @@ func containsScalar(list, v *yaml.Node) bool {
 		}
 	}
 	return false
-}
-
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "map"
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.ScalarNode:
-		if isNull(n) {
-			return "null"
-		}
-		return "scalar"
-	case yaml.AliasNode:
-		return "alias"
-	case yaml.DocumentNode:
-		return "document"
-	}
-	return "node"
-}
-
-// describe renders a node briefly for an error message.
-func describe(n *yaml.Node) string {
-	n = resolve(n)
-	if n.Kind == yaml.ScalarNode {
-		return n.Value
-	}
-	return kindName(n)
 }

@@ -6,6 +6,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -27,7 +28,7 @@ func (m *merger) mergeKeyed(d, p *yaml.Node, t *schema.Type, keys []string) erro
 		raw := pe // value() must see the alias, to count what it expands
 		pe = resolve(pe)
 		if pe.Kind != yaml.MappingNode {
-			return m.errorf("element %d is a %s, but this list holds maps merged by %s", idx, kindName(pe), keyNames(keys))
+			return m.errorf("element %d is %s, but this list holds maps merged by %s", idx, yamltree.Describe(pe), keyNames(keys))
 		}
 		vals, err := m.elementKeys(pe, keys, t, buf[:0], idx)
 		if err != nil {
@@ -102,7 +103,7 @@ func (m *merger) elementKeys(pe *yaml.Node, keys []string, t *schema.Type, vals 
 		v, ok := keyField(pe, k)
 		switch {
 		case v != nil && !ok:
-			return nil, m.errorf("element %d: merge key %q must be a value, found a %s", idx, k, kindName(v))
+			return nil, m.errorf("element %d: merge key %q must be a value, found %s", idx, k, yamltree.Describe(v))
 		case ok:
 			vals = append(vals, KeyValue(v))
 			continue

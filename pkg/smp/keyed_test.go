@@ -369,7 +369,7 @@ func TestKeyedLists(t *testing.T) {
 		t:     namedT,
 		dst:   "list: []",
 		patch: "list: [a]",
-		err:   "list: element 0 is a scalar, but this list holds maps merged by [name]",
+		err:   "list: element 0 is a string, but this list holds maps merged by [name]",
 	}, {
 		name:  "a key that is not a value is an error",
 		t:     namedT,

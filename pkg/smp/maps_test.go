@@ -243,7 +243,7 @@ func TestMaps(t *testing.T) {
 		name:  "$retainKeys must be a list of values",
 		dst:   "v: {a: 1}",
 		patch: "v: {$retainKeys: a}",
-		err:   "v: $retainKeys must be a list of values, found a scalar",
+		err:   "v: $retainKeys must be a list of values, found a string",
 	}, {
 		name: "the schema's retainKeys strategy alone clears nothing (as apimachinery)",
 		t: object(map[string]*schema.Type{"strategy": {RetainKeys: true,

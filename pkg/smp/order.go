@@ -5,6 +5,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -39,7 +40,7 @@ func (m *merger) setElementOrder(d *yaml.Node, list string, order *yaml.Node, be
 		return err
 	}
 	if pl := lookup(p, list); pl != nil && !isSeq(pl) && !isNull(resolve(pl)) {
-		return m.errorf("%s is a %s in the patch, not a list", list, kindName(resolve(pl)))
+		return m.errorf("%s is %s in the patch, not a list", list, yamltree.Describe(pl))
 	}
 	i, l, err := m.ownList(d, list)
 	if i < 0 || err != nil {
@@ -80,9 +81,9 @@ func (m *merger) checkOrder(order *yaml.Node, lt *schema.Type) (*elementOrder, e
 			}
 			o.entryKeys = append(o.entryKeys, vals)
 		case o.keyed:
-			return nil, m.errorf("element %d is a %s; the list merges by %s, so name elements by their keys", idx, kindName(e), keyNames(o.keys))
+			return nil, m.errorf("element %d is %s; the list merges by %s, so name elements by their keys", idx, yamltree.Describe(e), keyNames(o.keys))
 		case e.Kind != yaml.ScalarNode:
-			return nil, m.errorf("element %d is a %s; the list has no merge keys, so list its values", idx, kindName(e))
+			return nil, m.errorf("element %d is %s; the list has no merge keys, so list its values", idx, yamltree.Describe(e))
 		}
 	}
 	return o, nil

@@ -84,7 +84,7 @@ func TestSetElementOrder(t *testing.T) {
 		t:     namedT,
 		dst:   "list: []",
 		patch: "$setElementOrder/list: [a]",
-		err:   "$setElementOrder/list: element 0 is a scalar; the list merges by [name], so name elements by their keys",
+		err:   "$setElementOrder/list: element 0 is a string; the list merges by [name], so name elements by their keys",
 	}, {
 		name:  "lists without keys are ordered by values",
 		dst:   "list: []",
@@ -94,12 +94,12 @@ func TestSetElementOrder(t *testing.T) {
 		name:  "the directive must be a list",
 		dst:   "list: []",
 		patch: "$setElementOrder/list: a",
-		err:   "$setElementOrder/list must be a list, found a scalar",
+		err:   "$setElementOrder/list must be a list, found a string",
 	}, {
 		name:  "the patched field must be a list",
 		dst:   "list: []",
 		patch: "$setElementOrder/list: [a]\nlist: a",
-		err:   "$setElementOrder/list: list is a scalar in the patch, not a list",
+		err:   "$setElementOrder/list: list is a string in the patch, not a list",
 	}, {
 		name:  "the order works inside keyed elements",
 		t:     deploymentT,

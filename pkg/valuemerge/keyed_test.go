@@ -202,7 +202,7 @@ func TestMergeKeysErrors(t *testing.T) {
 		overlay, want string
 	}{
 		{YAML, "a:\n- v: 1\n", `the overlay's a: element 0 lacks "name": the list merges by [name] and "name" has no default, so the element cannot be matched; add "name" to it`},
-		{YAML, "a:\n- x\n", "the overlay's a: element 0 is a scalar, but this list holds maps merged by [name]"},
+		{YAML, "a:\n- x\n", "the overlay's a: element 0 is a string, but this list holds maps merged by [name]"},
 		{YAML, "a:\n- {name: x, $patch: remove}\n", `the overlay's a[name=x]: unknown $patch directive "remove" (want merge, replace or delete)`},
 		{JSON, `{"a": [{"name": {"x": 1}}]}`, `the overlay's a: element 0: merge key "name" must be a value, found a map`},
 	}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
+	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
-	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
+	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
-	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
+	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )

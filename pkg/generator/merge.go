@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
-	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
+	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"

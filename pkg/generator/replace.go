@@ -1,7 +1,7 @@
 package generator
 
 import (
-	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
+	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
+	"github.com/patchwork-krm/patchwork/pkg/kv"
 )
 
 // env values are read as kustomize reads env files (package kv, the one

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing/fstest"
 
-	"github.com/patchwork-krm/patchwork/pkg/generator/kv"
+	"github.com/patchwork-krm/patchwork/pkg/kv"
 )
 
 // An env file as kustomize reads it: comments and blank lines skipped,

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -18,8 +17,8 @@ func TestArchitectureListsEveryPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	listed := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(?m)^((?:pkg|internal)/[a-z0-9/]+?)\s`).FindAllStringSubmatch(string(text), -1) {
-		listed[m[1]] = true
+	for _, l := range drawing(t, string(text)) {
+		listed[l.pkg] = true
 	}
 	found := map[string]bool{}
 	for _, top := range []string{"pkg", "internal"} {

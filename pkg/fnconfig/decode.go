@@ -2,6 +2,7 @@ package fnconfig
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,27 +139,40 @@ func jsonValueName(v string) string {
 // belongs), each with its path and line (patches[1].traget, line 9), which
 // encoding/json's own error does not give.
 func unknownFields(n *yaml.Node, t reflect.Type, path string, lines *configLines) []string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
-	}
-	if t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler) {
-		return nil // the type reads its own form
+	t, n = pointee(t), configTop(n)
+	if readsItself(t) {
+		return nil
 	}
 	if msg := mismatch(n, t); msg != "" {
 		return []string{wrongKind(n, t, path, msg, lines)}
 	}
-	switch {
-	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
+	if kind, _, _ := decodesFrom(t); n.Kind != kind {
+		return nil // null, an alias, or a type mismatch leaves to encoding/json
+	}
+	switch t.Kind() {
+	case reflect.Struct:
 		return unknownInStruct(n, t, path, lines)
-	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && n.Kind == yaml.SequenceNode:
+	case reflect.Slice, reflect.Array:
 		return unknownInList(n, t, path, lines)
-	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
+	case reflect.Map:
 		return unknownInMap(n, t, path, lines)
 	}
 	return nil
+}
+
+// pointee is the type a pointer type (of any depth) points to; t itself
+// when it is no pointer.
+func pointee(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// readsItself reports whether t (or a pointer to it) decodes its own form,
+// which the walk then leaves alone.
+func readsItself(t reflect.Type) bool {
+	return t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler)
 }
 
 // unknownInList checks each element of a list that decodes into slice t.
@@ -199,22 +213,27 @@ func unknownInStruct(n *yaml.Node, t reflect.Type, path string, lines *configLin
 	fields := jsonFields(t)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
-		ft, ok := fields[k.Value]
-		if ok {
+		if ft, ok := fields[k.Value]; ok {
 			out = append(out, unknownFields(n.Content[i+1], ft, join(path, k.Value), lines)...)
-			continue
+		} else {
+			out = append(out, unknownField(k, fields, path, lines))
 		}
-		at := ""
-		if path != "" {
-			at = path + ": "
-		}
-		hint := ""
-		if near := suggest.Nearest(k.Value, sortedKeys(fields)); near != "" {
-			hint = fmt.Sprintf("; did you mean %s?", near)
-		}
-		out = append(out, fmt.Sprintf("%sunknown field %q%s%s", at, k.Value, lines.paren(k), hint))
 	}
 	return out
+}
+
+// unknownField says that the key k of the map at path is none of the
+// struct's fields, with the field probably meant.
+func unknownField(k *yaml.Node, fields map[string]reflect.Type, path string, lines *configLines) string {
+	at := ""
+	if path != "" {
+		at = path + ": "
+	}
+	hint := ""
+	if near := suggest.Nearest(k.Value, sortedKeys(fields)); near != "" {
+		hint = fmt.Sprintf("; did you mean %s?", near)
+	}
+	return fmt.Sprintf("%sunknown field %q%s%s", at, k.Value, lines.paren(k), hint)
 }
 
 var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
@@ -241,32 +260,24 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	fields := map[string]reflect.Type{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "-" {
-			continue
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-":
+		case f.Anonymous && name == "" && pointee(f.Type).Kind() == reflect.Struct:
+			addUnnamed(fields, jsonFields(pointee(f.Type)))
+		case f.IsExported():
+			fields[cmp.Or(name, f.Name)] = f.Type
 		}
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			for ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				for k, v := range jsonFields(ft) {
-					if _, taken := fields[k]; !taken {
-						fields[k] = v
-					}
-				}
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		fields[name] = f.Type
 	}
 	return fields
+}
+
+// addUnnamed adds an embedded struct's fields to those of the struct
+// embedding it, where it has none of that name.
+func addUnnamed(fields, embedded map[string]reflect.Type) {
+	for k, v := range embedded {
+		if _, taken := fields[k]; !taken {
+			fields[k] = v
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package fnconfig
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -57,11 +58,9 @@ func (f Files) ReadFile(rel string) ([]byte, error) {
 // `patch` field) or as a file (`path`, with `file` accepted as the KEP's
 // name for it).
 func (f Files) InlineOrFile(inline, path, file string) (string, error) {
-	if file != "" {
-		if path != "" && path != file {
-			return "", fmt.Errorf("path and file name the same thing; give one")
-		}
-		path = file
+	path, err := entryPath(path, file)
+	if err != nil {
+		return "", err
 	}
 	switch {
 	case inline != "" && path != "":
@@ -78,48 +77,76 @@ func (f Files) InlineOrFile(inline, path, file string) (string, error) {
 	return "", nil
 }
 
+// entryPath is the file an entry names by `path` or by `file`, the KEP's
+// name for it; giving both is an error unless they agree.
+func entryPath(path, file string) (string, error) {
+	if file == "" {
+		return path, nil
+	}
+	if path != "" && path != file {
+		return "", fmt.Errorf("path and file name the same thing; give one")
+	}
+	return file, nil
+}
+
 // locate checks a path named in the config as ReadFile's rules say and
 // returns the root, the path's target (both absolute, free of links) and
 // the size limit.
 func (f Files) locate(rel string) (root, target string, limit int64, err error) {
-	if rel == "" {
-		return "", "", 0, fmt.Errorf("empty file path")
-	}
-	if filepath.IsAbs(rel) {
-		return "", "", 0, fmt.Errorf("file %q: absolute paths are not allowed; give a path relative to the config's directory", rel)
-	}
-	clean := filepath.Clean(filepath.FromSlash(rel))
-	if escapes(clean) {
-		return "", "", 0, fmt.Errorf("file %q is outside the config's directory", rel)
+	clean, err := relativePath(rel)
+	if err != nil {
+		return "", "", 0, err
 	}
 	if limit, err = maxFileSize(); err != nil {
 		return "", "", 0, fmt.Errorf("file %q: %w", rel, err)
 	}
-	dir := f.Dir
-	if dir == "" {
-		dir = "."
-	}
-	// Both sides absolute and free of links before comparing: a relative
-	// root against a link's absolute target cannot be compared at all
-	// (filepath.Rel fails), which once let every link through.
-	root, err = filepath.Abs(dir)
-	if err == nil {
-		root, err = filepath.EvalSymlinks(root)
-	}
-	if err != nil {
+	dir := cmp.Or(f.Dir, ".")
+	if root, err = realPath(dir); err != nil {
 		return "", "", 0, fmt.Errorf("file %q: the config's directory: %w", rel, unwrapPathError(err))
 	}
-	target, err = filepath.EvalSymlinks(filepath.Join(root, clean))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", "", 0, fmt.Errorf("file %q: %w %s", rel, unwrapPathError(err), f.lookedFor(dir, clean))
-		}
-		return "", "", 0, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
+	if target, err = filepath.EvalSymlinks(filepath.Join(root, clean)); err != nil {
+		return "", "", 0, f.notResolved(rel, dir, clean, err)
 	}
 	if !within(root, target) {
 		return "", "", 0, fmt.Errorf("file %q leads outside the config's directory (through a symbolic link)", rel)
 	}
 	return root, target, limit, nil
+}
+
+// relativePath is rel cleaned, when it is a relative path that stays
+// below the config's directory (before links are resolved).
+func relativePath(rel string) (string, error) {
+	if rel == "" {
+		return "", fmt.Errorf("empty file path")
+	}
+	if filepath.IsAbs(rel) {
+		return "", fmt.Errorf("file %q: absolute paths are not allowed; give a path relative to the config's directory", rel)
+	}
+	clean := filepath.Clean(filepath.FromSlash(rel))
+	if escapes(clean) {
+		return "", fmt.Errorf("file %q is outside the config's directory", rel)
+	}
+	return clean, nil
+}
+
+// realPath is dir, absolute and free of links. Both sides of within must
+// be: a relative root against a link's absolute target cannot be compared
+// at all (filepath.Rel fails), which once let every link through.
+func realPath(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// notResolved says why the path rel (clean, below dir) could not be
+// resolved: where it was looked for, when it is not there.
+func (f Files) notResolved(rel, dir, clean string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("file %q: %w %s", rel, unwrapPathError(err), f.lookedFor(dir, clean))
+	}
+	return fileError(rel, err)
 }
 
 // lookedFor says where a file that is not there was looked for, and why
@@ -161,60 +188,75 @@ func within(root, path string) bool {
 func readRegular(path, name string, limit int64) ([]byte, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", name, unwrapPathError(err))
+		return nil, fileError(name, err)
 	}
 	if err := regular(st, name, limit); err != nil {
 		return nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", name, unwrapPathError(err))
+		return nil, fileError(name, err)
 	}
 	defer f.Close()
-	// The file may have been swapped between the check and the open.
-	opened, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", name, unwrapPathError(err))
-	}
-	if !os.SameFile(st, opened) {
-		return nil, fmt.Errorf("file %q changed while it was being read", name)
-	}
-	if err := regular(opened, name, limit); err != nil {
+	if err := stillRegular(f, st, name, limit); err != nil {
 		return nil, err
 	}
+	return readLimited(f, name, limit)
+}
+
+// stillRegular checks the file opened against st, what was checked before
+// the open: the file may have been swapped between the two.
+func stillRegular(f *os.File, st fs.FileInfo, name string, limit int64) error {
+	opened, err := f.Stat()
+	if err != nil {
+		return fileError(name, err)
+	}
+	if !os.SameFile(st, opened) {
+		return fmt.Errorf("file %q changed while it was being read", name)
+	}
+	return regular(opened, name, limit)
+}
+
+// readLimited reads f to its end, refusing more than limit bytes: the file
+// may have grown after the checks.
+func readLimited(f io.Reader, name string, limit int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", name, unwrapPathError(err))
+		return nil, fileError(name, err)
 	}
-	if int64(len(b)) > limit { // it grew after the check
+	if int64(len(b)) > limit {
 		return nil, tooLarge(name, limit)
 	}
 	return b, nil
 }
 
+// irregular names the kinds of file that are not regular files, in the
+// order regular tells them apart.
+var irregular = []struct {
+	mode fs.FileMode
+	what string
+}{
+	{fs.ModeDir, "a directory"},
+	{fs.ModeNamedPipe, "a named pipe (FIFO)"},
+	{fs.ModeSocket, "a socket"},
+	{fs.ModeDevice, "a device"},
+}
+
 // regular refuses anything but a regular file within the size limit.
 func regular(st fs.FileInfo, name string, limit int64) error {
 	m := st.Mode()
-	var what string
-	switch {
-	case m.IsRegular():
+	if m.IsRegular() {
 		if st.Size() > limit {
 			return tooLarge(name, limit)
 		}
 		return nil
-	case m.IsDir():
-		what = "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		what = "a socket"
-	case m&fs.ModeDevice != 0:
-		what = "a device"
-	default:
-		what = "not a regular file"
-		return fmt.Errorf("file %q is %s; only regular files are read", name, what)
 	}
-	return fmt.Errorf("file %q is %s, not a regular file; only regular files are read", name, what)
+	for _, k := range irregular {
+		if m&k.mode != 0 {
+			return fmt.Errorf("file %q is %s, not a regular file; only regular files are read", name, k.what)
+		}
+	}
+	return fmt.Errorf("file %q is not a regular file; only regular files are read", name)
 }
 
 func tooLarge(name string, limit int64) error {
@@ -275,6 +317,12 @@ func formatSize(n int64) string {
 		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + "Ki"
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// fileError is err, from reading the file the config calls name, with the
+// file's name and without Go's repetition of its path.
+func fileError(name string, err error) error {
+	return fmt.Errorf("file %q: %w", name, unwrapPathError(err))
 }
 
 func unwrapPathError(err error) error {

@@ -83,35 +83,57 @@ func linesOf(config *yaml.RNode) *configLines {
 	if file, ok := standaloneConfigs.Load(config.YNode()); ok {
 		return &configLines{file: file.(string)}
 	}
-	top := config.YNode()
-	if top.Kind == yaml.DocumentNode && len(top.Content) > 0 {
-		top = top.Content[0]
-	}
+	top := configTop(config.YNode())
 	if top.Kind != yaml.MappingNode {
 		return &configLines{}
 	}
-	ann := func(k string) string { return nestedString(top, "metadata", "annotations", k) }
-	// kpt fn render: the file named inside the package.
-	if pkg, file := ann("internal.config.kubernetes.io/package-path"), ann("internal.config.kubernetes.io/path"); pkg != "" && file != "" &&
-		filepath.IsAbs(pkg) && !filepath.IsAbs(file) && !escapes(filepath.Clean(filepath.FromSlash(file))) {
-		if doc := configDoc(pkg, filepath.Join(pkg, filepath.Clean(filepath.FromSlash(file))), top); doc != nil {
-			nodes, literal := sameNodes(top, doc)
-			return &configLines{file: file, nodes: nodes, literal: literal}
-		}
+	if l := renderLines(top); l != nil {
+		return l
 	}
-	// kpt fn eval --fn-config.
-	if ann("internal.config.kubernetes.io/seqindent") != "" {
-		return &configLines{offset: kptEvalOffset(top)}
+	if annotation(top, "internal.config.kubernetes.io/seqindent") != "" {
+		return &configLines{offset: kptEvalOffset(top)} // kpt fn eval --fn-config
 	}
-	// kustomize.
-	if ann("config.kubernetes.io/local-config") != "" {
-		if file, doc := kustomizationConfig(top); doc != nil {
-			nodes, literal := sameNodes(top, doc)
-			return &configLines{file: file, nodes: nodes, literal: literal}
-		}
-		return &configLines{none: true}
+	if annotation(top, "config.kubernetes.io/local-config") != "" {
+		return kustomizeLines(top)
 	}
 	return &configLines{}
+}
+
+// annotation is the config's annotation k, or "".
+func annotation(top *yaml.Node, k string) string {
+	return nestedString(top, "metadata", "annotations", k)
+}
+
+// renderLines are the lines of the file kpt fn render names inside the
+// package; nil when it names none, or the file holds no such config.
+func renderLines(top *yaml.Node) *configLines {
+	pkg, file := annotation(top, "internal.config.kubernetes.io/package-path"), annotation(top, "internal.config.kubernetes.io/path")
+	full, ok := packageFile(pkg, file)
+	if !ok {
+		return nil
+	}
+	doc := configDoc(pkg, full, top)
+	if doc == nil {
+		return nil
+	}
+	return fileLines(file, top, doc)
+}
+
+// kustomizeLines are the lines of the file the kustomization lists that
+// holds the config; none when there is no such file.
+func kustomizeLines(top *yaml.Node) *configLines {
+	file, doc := kustomizationConfig(top)
+	if doc == nil {
+		return &configLines{none: true}
+	}
+	return fileLines(file, top, doc)
+}
+
+// fileLines are the lines of file, whose document doc is the config top
+// as it was read.
+func fileLines(file string, top, doc *yaml.Node) *configLines {
+	nodes, literal := sameNodes(top, doc)
+	return &configLines{file: file, nodes: nodes, literal: literal}
 }
 
 // at says where a node is: "line 15", "line 15 of fns/patches.yaml", or ""
@@ -151,7 +173,7 @@ func (l *configLines) isLiteral(n *yaml.Node) bool {
 	if l != nil && l.literal != nil {
 		return l.literal[n]
 	}
-	return n.Kind == yaml.ScalarNode && n.Style&yaml.LiteralStyle != 0
+	return literalBlock(n)
 }
 
 // paren is at(n) in parentheses with a leading space, or "".
@@ -183,21 +205,35 @@ func (p nodePairs) walk(a, b *yaml.Node) {
 	if a == nil || b == nil {
 		return
 	}
-	if b.Kind == yaml.AliasNode && b.Alias != nil && a.Kind != yaml.AliasNode {
-		b = b.Alias
-	}
+	b = fileNode(a, b)
 	p.lines[a] = b.Line
-	if b.Kind == yaml.ScalarNode && b.Style&yaml.LiteralStyle != 0 && a.Value == b.Value {
+	if literalBlock(b) && a.Value == b.Value {
 		p.literal[a] = true
 	}
-	switch {
-	case a.Kind == yaml.MappingNode && b.Kind == yaml.MappingNode:
-		p.mapping(a, b)
-	case a.Kind == yaml.SequenceNode && b.Kind == yaml.SequenceNode:
-		for i := 0; i < len(a.Content) && i < len(b.Content); i++ {
-			p.walk(a.Content[i], b.Content[i])
-		}
+	if a.Kind != b.Kind {
+		return
 	}
+	switch a.Kind {
+	case yaml.MappingNode:
+		p.mapping(a, b)
+	case yaml.SequenceNode:
+		p.sequence(a, b)
+	}
+}
+
+// fileNode is the node the file writes for a, given b at its path: an
+// alias in the file stands for its anchor's node, unless a is an alias too
+// (the client kept it).
+func fileNode(a, b *yaml.Node) *yaml.Node {
+	if b.Kind == yaml.AliasNode && b.Alias != nil && a.Kind != yaml.AliasNode {
+		return b.Alias
+	}
+	return b
+}
+
+// literalBlock reports whether n is a literal block scalar (|).
+func literalBlock(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Style&yaml.LiteralStyle != 0
 }
 
 // mapping pairs each key of the map a with the key spelled alike in the
@@ -214,6 +250,13 @@ func (p nodePairs) mapping(a, b *yaml.Node) {
 	}
 }
 
+// sequence pairs the elements of the lists a and b by index.
+func (p nodePairs) sequence(a, b *yaml.Node) {
+	for i := 0; i < len(a.Content) && i < len(b.Content); i++ {
+		p.walk(a.Content[i], b.Content[i])
+	}
+}
+
 // kptEvalOffset maps a line of the config as kpt fn eval sends it to the
 // line in the --fn-config file: counted from the first key, which follows
 // the file's leading comment lines, less the annotation lines kpt added
@@ -223,25 +266,7 @@ func kptEvalOffset(top *yaml.Node) func(*yaml.Node) int {
 	if len(top.Content) > 0 {
 		first += commentLines(top.Content[0].HeadComment)
 	}
-	var added []int // lines kpt added
-	if meta := mapField(top, "metadata"); meta != nil && meta.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(meta.Content); i += 2 {
-			if meta.Content[i].Value != "annotations" || meta.Content[i+1].Kind != yaml.MappingNode {
-				continue
-			}
-			anns, all := meta.Content[i+1], true
-			for j := 0; j+1 < len(anns.Content); j += 2 {
-				if kptConfigAnnotations[anns.Content[j].Value] {
-					added = append(added, anns.Content[j].Line)
-				} else {
-					all = false
-				}
-			}
-			if all {
-				added = append(added, meta.Content[i].Line)
-			}
-		}
-	}
+	added := kptAddedLines(top)
 	return func(n *yaml.Node) int {
 		line := n.Line - top.Line + first
 		for _, a := range added {
@@ -251,6 +276,40 @@ func kptEvalOffset(top *yaml.Node) func(*yaml.Node) int {
 		}
 		return line
 	}
+}
+
+// kptAddedLines are the lines of the config's metadata that kpt fn eval
+// added: its annotations, and the `annotations:` line when all are kpt's.
+func kptAddedLines(top *yaml.Node) []int {
+	meta := mapField(top, "metadata")
+	if meta == nil || meta.Kind != yaml.MappingNode {
+		return nil
+	}
+	var added []int
+	for i := 0; i+1 < len(meta.Content); i += 2 {
+		if meta.Content[i].Value == "annotations" && meta.Content[i+1].Kind == yaml.MappingNode {
+			added = append(added, kptAnnotationLines(meta.Content[i], meta.Content[i+1])...)
+		}
+	}
+	return added
+}
+
+// kptAnnotationLines are the lines of kpt's annotations in the map anns,
+// and the line of its key when every annotation in it is kpt's.
+func kptAnnotationLines(key, anns *yaml.Node) []int {
+	var added []int
+	all := true
+	for j := 0; j+1 < len(anns.Content); j += 2 {
+		if kptConfigAnnotations[anns.Content[j].Value] {
+			added = append(added, anns.Content[j].Line)
+		} else {
+			all = false
+		}
+	}
+	if all {
+		added = append(added, key.Line)
+	}
+	return added
 }
 
 func commentLines(c string) int {
@@ -275,52 +334,56 @@ func kustomizationConfig(config *yaml.Node) (string, *yaml.Node) {
 		return "", nil
 	}
 	for _, field := range []string{"transformers", "generators", "validators"} {
-		list := mapField(k, field)
-		if list == nil || list.Kind != yaml.SequenceNode {
-			continue
-		}
-		for _, e := range list.Content {
-			if e.Kind != yaml.ScalarNode || strings.Contains(e.Value, "\n") || filepath.IsAbs(e.Value) {
-				continue // an inline config is no file
-			}
-			clean := filepath.Clean(filepath.FromSlash(e.Value))
-			if escapes(clean) {
-				continue
-			}
-			if doc := configDoc(wd, filepath.Join(wd, clean), config); doc != nil {
-				return e.Value, doc
+		for _, name := range fileEntries(mapField(k, field)) {
+			if full, ok := below(wd, name); ok {
+				if doc := configDoc(wd, full, config); doc != nil {
+					return name, doc
+				}
 			}
 		}
 	}
 	return "", nil
 }
 
+// fileEntries are the entries of a kustomization's list that may name a
+// file: scalars on one line (an entry with a line break is an inline
+// config).
+func fileEntries(list *yaml.Node) []string {
+	if list == nil || list.Kind != yaml.SequenceNode {
+		return nil
+	}
+	var names []string
+	for _, e := range list.Content {
+		if e.Kind == yaml.ScalarNode && !strings.Contains(e.Value, "\n") {
+			names = append(names, e.Value)
+		}
+	}
+	return names
+}
+
 // readKustomization reads the kustomization file of dir (under ReadFile's
 // rules: a regular file within the size limit, no link out of dir) and
 // returns its top map; nil when there is none or it cannot be read.
 func readKustomization(dir string) *yaml.Node {
-	limit, err := maxFileSize()
-	if err != nil {
-		return nil
-	}
 	for _, name := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
 		path := filepath.Join(dir, name)
 		if _, err := os.Lstat(path); err != nil {
 			continue
 		}
-		target, err := filepath.EvalSymlinks(path)
-		if err != nil || !within(dir, target) {
+		raw, ok := readQuietly(dir, path)
+		if !ok {
 			return nil
 		}
-		raw, err := readRegular(target, name, limit)
-		if err != nil {
-			return nil
-		}
-		var k yaml.Node
-		if yaml.Unmarshal(raw, &k) != nil || len(k.Content) == 0 || k.Content[0].Kind != yaml.MappingNode {
-			return nil
-		}
-		return k.Content[0]
+		return topMap(raw)
 	}
 	return nil
+}
+
+// topMap is the top map of a YAML document, nil when it is none.
+func topMap(raw []byte) *yaml.Node {
+	var k yaml.Node
+	if yaml.Unmarshal(raw, &k) != nil || len(k.Content) == 0 || k.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	return k.Content[0]
 }

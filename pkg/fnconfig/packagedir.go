@@ -33,75 +33,109 @@ func PackageDir(config *yaml.RNode) string {
 	if config == nil {
 		return ""
 	}
-	n := config.YNode()
-	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
-	}
+	n := configTop(config.YNode())
 	if n.Kind != yaml.MappingNode {
 		return ""
 	}
-	pkg := nestedString(n, "metadata", "annotations", "internal.config.kubernetes.io/package-path")
-	file := nestedString(n, "metadata", "annotations", "internal.config.kubernetes.io/path")
-	if file == "" {
-		file = nestedString(n, "metadata", "annotations", "config.kubernetes.io/path")
-	}
-	if pkg == "" || file == "" || !filepath.IsAbs(pkg) || filepath.IsAbs(file) {
-		return ""
-	}
-	clean := filepath.Clean(filepath.FromSlash(file))
-	if escapes(clean) {
-		return ""
-	}
-	full := filepath.Join(pkg, clean)
-	if !holdsConfig(pkg, full, n) {
+	pkg, file := renderClaim(n)
+	full, ok := packageFile(pkg, file)
+	if !ok || configDoc(pkg, full, n) == nil {
 		return ""
 	}
 	return filepath.Dir(full)
 }
 
-// holdsConfig reports whether path, below pkg once links are resolved, is a
-// regular file holding a document with config's apiVersion, kind and
-// metadata.name.
-func holdsConfig(pkg, path string, config *yaml.Node) bool {
-	return configDoc(pkg, path, config) != nil
+// renderClaim is the package directory and the config's file in it that
+// kpt fn render's annotations name (the file as config.kubernetes.io/path
+// when internal.config.kubernetes.io/path is absent).
+func renderClaim(n *yaml.Node) (pkg, file string) {
+	pkg = nestedString(n, "metadata", "annotations", "internal.config.kubernetes.io/package-path")
+	file = nestedString(n, "metadata", "annotations", "internal.config.kubernetes.io/path")
+	if file == "" {
+		file = nestedString(n, "metadata", "annotations", "config.kubernetes.io/path")
+	}
+	return pkg, file
 }
 
-// configDoc is the document of holdsConfig, or nil.
-func configDoc(pkg, path string, config *yaml.Node) *yaml.Node {
-	limit, err := maxFileSize()
-	if err != nil {
-		return nil
+// packageFile is the path of file in the package directory pkg, when pkg
+// is absolute and file a relative path that stays inside it.
+func packageFile(pkg, file string) (string, bool) {
+	if !filepath.IsAbs(pkg) {
+		return "", false
 	}
-	root, err := filepath.EvalSymlinks(pkg)
-	if err != nil {
-		return nil
+	return below(pkg, file)
+}
+
+// below is dir joined with rel, when rel is a relative path (not empty)
+// that stays below dir before links are resolved (configDoc checks them).
+func below(dir, rel string) (string, bool) {
+	if rel == "" || filepath.IsAbs(rel) {
+		return "", false
 	}
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil || !within(root, target) {
-		return nil
+	clean := filepath.Clean(filepath.FromSlash(rel))
+	if escapes(clean) {
+		return "", false
 	}
-	raw, err := readRegular(target, path, limit)
-	if err != nil {
-		return nil
-	}
+	return filepath.Join(dir, clean), true
+}
+
+// configDoc is the document with config's apiVersion, kind and
+// metadata.name in the file at path, a regular file (within the size
+// limit) below dir once links are resolved; nil when there is none.
+func configDoc(dir, path string, config *yaml.Node) *yaml.Node {
 	want := identity(config)
 	if want == ([3]string{}) {
 		return nil
 	}
+	raw, ok := readQuietly(dir, path)
+	if !ok {
+		return nil
+	}
+	return docWithIdentity(raw, want)
+}
+
+// readQuietly reads path under ReadFile's rules (below dir once links are
+// resolved, a regular file within the size limit); ok is false when it
+// cannot. The files read so place lines in messages or confirm what a
+// client claims: one that cannot be read is left out, without a message.
+func readQuietly(dir, path string) (raw []byte, ok bool) {
+	limit, err := maxFileSize()
+	if err != nil {
+		return nil, false
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, false
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil || !within(root, target) {
+		return nil, false
+	}
+	raw, err = readRegular(target, path, limit)
+	return raw, err == nil
+}
+
+// docWithIdentity is the first document of a stream whose top map has the
+// identity want (identity's), or nil.
+func docWithIdentity(raw []byte, want [3]string) *yaml.Node {
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	for {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err != nil {
 			return nil // io.EOF, or YAML kpt could not have read either
 		}
-		n := &doc
-		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-			n = n.Content[0]
-		}
-		if n.Kind == yaml.MappingNode && identity(n) == want {
+		if n := configTop(&doc); n.Kind == yaml.MappingNode && identity(n) == want {
 			return n
 		}
 	}
+}
+
+// configTop is a config's top node: the content of a document node.
+func configTop(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		return n.Content[0]
+	}
+	return n
 }
 
 // identity is apiVersion, kind and metadata.name, read without kyaml's

@@ -39,28 +39,39 @@ func SyntaxError(config *yaml.RNode, err error, text, entry, field, path string)
 // configNode finds the node an entry path of our own messages names
 // ("patches[2].patch") in the config; nil when there is none.
 func configNode(n *yaml.Node, path string) *yaml.Node {
-	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
-	}
+	n = configTop(n)
 	for _, part := range strings.Split(path, ".") {
-		key, rest, _ := strings.Cut(part, "[")
-		if key != "" {
-			if n.Kind != yaml.MappingNode {
-				return nil
-			}
-			if n = mapField(n, key); n == nil {
-				return nil
-			}
-		}
-		for rest != "" {
-			num, after, ok := strings.Cut(rest, "]")
-			i, err := strconv.Atoi(num)
-			if !ok || err != nil || n.Kind != yaml.SequenceNode || i < 0 || i >= len(n.Content) {
-				return nil
-			}
-			n = n.Content[i]
-			rest = strings.TrimPrefix(after, "[")
+		if n = pathStep(n, part); n == nil {
+			return nil
 		}
 	}
 	return n
+}
+
+// pathStep follows one part of an entry path from n: a key, the indexes
+// after it, or both ("patches[2]", "[0][1]").
+func pathStep(n *yaml.Node, part string) *yaml.Node {
+	key, rest, _ := strings.Cut(part, "[")
+	if key != "" {
+		if n.Kind != yaml.MappingNode {
+			return nil
+		}
+		n = mapField(n, key)
+	}
+	for n != nil && rest != "" {
+		n, rest = element(n, rest)
+	}
+	return n
+}
+
+// element is the element of the list n that the index at the start of
+// rest names ("2]", "2][0]"), and the rest after its "]" and any "[";
+// nil when there is no such element.
+func element(n *yaml.Node, rest string) (*yaml.Node, string) {
+	num, after, ok := strings.Cut(rest, "]")
+	i, err := strconv.Atoi(num)
+	if !ok || err != nil || n.Kind != yaml.SequenceNode || i < 0 || i >= len(n.Content) {
+		return nil, ""
+	}
+	return n.Content[i], strings.TrimPrefix(after, "[")
 }

@@ -35,26 +35,26 @@ func (f Files) ReadTree(rel string, want func(name string) bool) ([]File, error)
 	}
 	st, err := os.Stat(target)
 	if err != nil {
-		return nil, fmt.Errorf("file %q: %w", rel, unwrapPathError(err))
+		return nil, fileError(rel, err)
 	}
-	if !st.IsDir() {
-		b, err := f.ReadFile(rel)
+	names := []string{rel}
+	if st.IsDir() {
+		if names, err = treeNames(rel, target, want); err != nil {
+			return nil, err
+		}
+	}
+	return f.readFiles(names)
+}
+
+// readFiles reads the files the config names by paths, in their order.
+func (f Files) readFiles(paths []string) ([]File, error) {
+	files := make([]File, 0, len(paths))
+	for _, p := range paths {
+		b, err := f.ReadFile(p)
 		if err != nil {
 			return nil, err
 		}
-		return []File{{Path: rel, Data: b}}, nil
-	}
-	names, err := treeNames(rel, target, want)
-	if err != nil {
-		return nil, err
-	}
-	files := make([]File, 0, len(names))
-	for _, n := range names {
-		b, err := f.ReadFile(n)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, File{Path: n, Data: b})
+		files = append(files, File{Path: p, Data: b})
 	}
 	return files, nil
 }
@@ -62,37 +62,57 @@ func (f Files) ReadTree(rel string, want func(name string) bool) ([]File, error)
 // treeNames lists the files ReadTree reads below the directory rel (target
 // once resolved), as the config would name them.
 func treeNames(rel, target string, want func(name string) bool) ([]string, error) {
-	var names []string
-	err := filepath.WalkDir(target, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("directory %q: %w", rel, unwrapPathError(err))
-		}
-		if p == target {
-			return nil
-		}
-		if strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() || !want(d.Name()) {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			if st, err := os.Stat(p); err == nil && st.IsDir() {
-				return nil
-			}
-		}
-		sub, err := filepath.Rel(target, p)
-		if err != nil {
-			return err
-		}
-		names = append(names, path.Join(filepath.ToSlash(rel), filepath.ToSlash(sub)))
-		if len(names) > MaxTreeFiles {
-			return fmt.Errorf("directory %q holds more than %d files to read; name a smaller directory or the files themselves", rel, MaxTreeFiles)
+	w := treeWalk{rel: rel, target: target, want: want}
+	err := filepath.WalkDir(target, w.visit)
+	return w.names, err
+}
+
+// treeWalk is treeNames' walk of the directory rel, at target.
+type treeWalk struct {
+	rel, target string
+	want        func(name string) bool
+	names       []string
+}
+
+// visit lists the file at p, when ReadTree reads it; it skips the
+// directories whose names start with a dot.
+func (w *treeWalk) visit(p string, d fs.DirEntry, err error) error {
+	switch {
+	case err != nil:
+		return fmt.Errorf("directory %q: %w", w.rel, unwrapPathError(err))
+	case p == w.target:
+		return nil
+	case strings.HasPrefix(d.Name(), "."):
+		if d.IsDir() {
+			return filepath.SkipDir
 		}
 		return nil
-	})
-	return names, err
+	case d.IsDir() || !w.want(d.Name()) || linkToDir(p, d):
+		return nil
+	}
+	return w.add(p)
+}
+
+// linkToDir reports whether the entry d at p is a symbolic link to a
+// directory, which the walk does not follow: it may lead in circles.
+func linkToDir(p string, d fs.DirEntry) bool {
+	if d.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// add lists the file at p as the config would name it, up to
+// MaxTreeFiles.
+func (w *treeWalk) add(p string) error {
+	sub, err := filepath.Rel(w.target, p)
+	if err != nil {
+		return err
+	}
+	w.names = append(w.names, path.Join(filepath.ToSlash(w.rel), filepath.ToSlash(sub)))
+	if len(w.names) > MaxTreeFiles {
+		return fmt.Errorf("directory %q holds more than %d files to read; name a smaller directory or the files themselves", w.rel, MaxTreeFiles)
+	}
+	return nil
 }

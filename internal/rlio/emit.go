@@ -194,30 +194,39 @@ func (e *itemEmitter) node(n *yaml.Node, ctx context) bool {
 }
 
 // plainCollection reports whether n is a collection, block or flow, with
-// no anchor, no explicit tag and no comments of its own (those have rules
-// of their own in the emitter).
-func plainCollection(n *yaml.Node, tag string) bool {
-	return (n.Style == 0 || n.Style == yaml.FlowStyle) && n.Anchor == "" && n.LineComment == "" && n.FootComment == "" &&
-		(ctxHeadOK(n)) && (n.Tag == "" || shortTag(n.Tag) == tag)
+// no anchor and no explicit tag (but tag, the one it has anyway), whose
+// comments emitItem writes.
+func plainCollection(n *yaml.Node, tag string, ctx context) bool {
+	return (n.Style == 0 || n.Style == yaml.FlowStyle) && n.Anchor == "" && (n.Tag == "" || shortTag(n.Tag) == tag) &&
+		collectionComments(n, ctx)
 }
 
-// ctxHeadOK reports whether a collection's head comment is written by the entry holding
-// it; sequenceEntry checks it. As a mapping value it would be written
-// elsewhere, so mapping() and sequence() refuse it there.
-func ctxHeadOK(n *yaml.Node) bool { return plainComment(n.HeadComment) }
+// collectionComments reports whether emitItem writes a collection's
+// comments: no line or foot comment (those have rules of their own in the
+// emitter), and a head comment of printable lines only where sequenceEntry
+// writes it, in a sequence (as a mapping value it would be written
+// elsewhere).
+func collectionComments(n *yaml.Node, ctx context) bool {
+	return n.LineComment == "" && n.FootComment == "" && plainComment(n.HeadComment) &&
+		(ctx == inSequence || n.HeadComment == "")
+}
 
 func (e *itemEmitter) mapping(n *yaml.Node, ctx context) bool {
-	if !plainCollection(n, "!!map") || len(n.Content)%2 != 0 || (ctx != inSequence && n.HeadComment != "") {
+	if !plainCollection(n, "!!map", ctx) || len(n.Content)%2 != 0 {
 		return false
 	}
-	if n.Style == yaml.FlowStyle || ctx.flow() {
+	switch {
+	case n.Style == yaml.FlowStyle || ctx.flow():
 		return e.flowMapping(n, ctx)
-	}
-	if len(n.Content) == 0 {
-		e.writeIndicator("{", true, true, false)
-		e.writeIndicator("}", false, false, false)
+	case len(n.Content) == 0:
+		e.emptyCollection("{", "}")
 		return true
 	}
+	return e.blockMapping(n, ctx)
+}
+
+// blockMapping writes the entries of a block mapping, one a line.
+func (e *itemEmitter) blockMapping(n *yaml.Node, ctx context) bool {
 	saved := e.increaseIndent(ctx, false)
 	for i := 0; i < len(n.Content); i += 2 {
 		if !e.mappingEntry(n.Content[i], n.Content[i+1]) {
@@ -228,12 +237,9 @@ func (e *itemEmitter) mapping(n *yaml.Node, ctx context) bool {
 	return true
 }
 
-// mappingEntry writes the entry k: v of a block mapping: a scalar key with
-// no comments but a head comment, and a value with no head or foot
-// comment.
+// mappingEntry writes the entry k: v of a block mapping.
 func (e *itemEmitter) mappingEntry(k, v *yaml.Node) bool {
-	if k.Kind != yaml.ScalarNode || k.LineComment != "" || k.FootComment != "" || !plainComment(k.HeadComment) ||
-		v.HeadComment != "" || v.FootComment != "" {
+	if !entryComments(k, v) {
 		return false
 	}
 	e.headComment(k.HeadComment)
@@ -245,18 +251,32 @@ func (e *itemEmitter) mappingEntry(k, v *yaml.Node) bool {
 	return e.node(v, asValue)
 }
 
+// entryComments reports whether mappingEntry writes the entry k: v: a
+// scalar key with no comments but a head comment of printable lines, and
+// a value with no head or foot comment.
+func entryComments(k, v *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.LineComment == "" && k.FootComment == "" && plainComment(k.HeadComment) &&
+		v.HeadComment == "" && v.FootComment == ""
+}
+
 func (e *itemEmitter) sequence(n *yaml.Node, ctx context) bool {
-	if !plainCollection(n, "!!seq") || ctx == asKey || (ctx != inSequence && n.HeadComment != "") {
+	if !plainCollection(n, "!!seq", ctx) || ctx == asKey {
 		return false
 	}
-	if n.Style == yaml.FlowStyle || ctx.flow() {
+	switch {
+	case n.Style == yaml.FlowStyle || ctx.flow():
 		return e.flowSequence(n, ctx)
-	}
-	if len(n.Content) == 0 {
-		e.writeIndicator("[", true, true, false)
-		e.writeIndicator("]", false, false, false)
+	case len(n.Content) == 0:
+		e.emptyCollection("[", "]")
 		return true
 	}
+	return e.blockSequence(n, ctx)
+}
+
+// blockSequence writes the entries of a block sequence, one a line; as a
+// mapping value, compact (its dashes at the key's indentation), as kyaml
+// sets the encoder up.
+func (e *itemEmitter) blockSequence(n *yaml.Node, ctx context) bool {
 	compact := ctx == asValue && (e.column == 0 || !e.indention)
 	saved := e.increaseIndent(ctx, compact)
 	for _, c := range n.Content {
@@ -268,55 +288,61 @@ func (e *itemEmitter) sequence(n *yaml.Node, ctx context) bool {
 	return true
 }
 
+// emptyCollection writes an empty collection, which yaml.v3 writes in flow
+// even where the node asks for a block: {} or [].
+func (e *itemEmitter) emptyCollection(open, close string) {
+	e.writeIndicator(open, true, true, false)
+	e.writeIndicator(close, false, false, false)
+}
+
 // flowSequence writes [a, b] (yaml_emitter_emit_flow_sequence_item) for
 // the lists emitItem takes in flow: entries that are scalars without
 // comments, on one line (yaml.v3's encoder sets no line width, so it never
 // breaks one).
 func (e *itemEmitter) flowSequence(n *yaml.Node, ctx context) bool {
-	if ctx.flow() {
-		return false // nested flow collections: not attempted
-	}
-	e.writeIndicator("[", true, true, false)
-	for i, c := range n.Content {
-		if !flowScalar(c) {
-			return false
-		}
-		if i > 0 {
-			e.writeIndicator(",", false, false, false)
-		}
-		if !e.scalar(c, inFlow) {
-			return false
-		}
-	}
-	e.writeIndicator("]", false, false, false)
-	return true
+	return e.flowCollection(ctx, "[", "]", len(n.Content), func(i int) bool {
+		return flowScalar(n.Content[i]) && e.scalar(n.Content[i], inFlow)
+	})
 }
 
 // flowMapping writes {k: v, …} (yaml_emitter_emit_flow_mapping_key and
 // _value) for the maps emitItem takes in flow: scalar keys (simple, at most
 // 128 bytes) and scalar values, without comments.
 func (e *itemEmitter) flowMapping(n *yaml.Node, ctx context) bool {
+	return e.flowCollection(ctx, "{", "}", len(n.Content)/2, func(i int) bool {
+		return e.flowMappingEntry(n.Content[2*i], n.Content[2*i+1])
+	})
+}
+
+// flowMappingEntry writes the entry k: v of a flow mapping.
+func (e *itemEmitter) flowMappingEntry(k, v *yaml.Node) bool {
+	if !flowScalar(k) || !flowScalar(v) || len(k.Value) > 128 {
+		return false
+	}
+	if !e.scalar(k, asFlowKey) {
+		return false
+	}
+	e.writeIndicator(":", false, false, false)
+	return e.scalar(v, inFlow)
+}
+
+// flowCollection writes a flow collection of count entries, each written
+// by entry, between open and close and separated by commas. A flow
+// collection inside another is not attempted.
+func (e *itemEmitter) flowCollection(ctx context, open, close string, count int, entry func(i int) bool) bool {
 	if ctx.flow() {
 		return false // nested flow collections: not attempted
 	}
-	e.writeIndicator("{", true, true, false)
-	for i := 0; i < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if !flowScalar(k) || !flowScalar(v) || len(k.Value) > 128 {
-			return false
-		}
+	e.writeIndicator(open, true, true, false)
+	for i := 0; i < count; i++ {
 		if i > 0 {
 			e.writeIndicator(",", false, false, false)
 		}
-		if !e.scalar(k, asFlowKey) {
-			return false
-		}
-		e.writeIndicator(":", false, false, false)
-		if !e.scalar(v, inFlow) {
+		if !entry(i) {
 			return false
 		}
 	}
-	e.writeIndicator("}", false, false, false)
+	e.writeIndicator(close, false, false, false)
 	return true
 }
 
@@ -341,7 +367,7 @@ const (
 // take it: the encoder's choice of style (requestedStyle), the emitter's
 // (selectStyle), then the writing.
 func (e *itemEmitter) scalar(n *yaml.Node, ctx context) bool {
-	if n.Anchor != "" || !printable(n.Value) || !plainComment(n.LineComment) || (ctx.simpleKey() && n.LineComment != "") {
+	if !plainScalar(n, ctx) {
 		return false
 	}
 	style, ok := e.requestedStyle(n)
@@ -354,6 +380,13 @@ func (e *itemEmitter) scalar(n *yaml.Node, ctx context) bool {
 	}
 	e.writeScalar(n, style, ctx)
 	return true
+}
+
+// plainScalar reports whether scalar may write n in ctx: no anchor, a
+// printable value, a line comment of printable lines, and none on a
+// simple key.
+func plainScalar(n *yaml.Node, ctx context) bool {
+	return n.Anchor == "" && printable(n.Value) && plainComment(n.LineComment) && !(ctx.simpleKey() && n.LineComment != "")
 }
 
 // scalarStyleIn is the style the emitter writes value in, asked for
@@ -395,25 +428,44 @@ func (e *itemEmitter) writeScalar(n *yaml.Node, style scalarStyle, ctx context) 
 // read as something else quoted. ok is false for what emitItem does not
 // write (a tag that would be written, folded, flow or tagged styles).
 func (e *itemEmitter) requestedStyle(n *yaml.Node) (style scalarStyle, ok bool) {
-	forceQuoting := false
-	if n.Tag != "" {
-		if n.Style&yaml.TaggedStyle != 0 {
-			return 0, false
-		}
-		stag := shortTag(n.Tag)
-		if !(stag == "!!str" && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0) {
-			rtag, ok := e.resolve(n.Value)
-			switch {
-			case !ok:
-				return 0, false
-			case rtag == stag:
-			case stag == "!!str":
-				forceQuoting = true
-			default:
-				return 0, false // the tag would be written
-			}
-		}
+	forceQuoting, ok := e.tagQuoting(n)
+	if !ok {
+		return 0, false
 	}
+	return askedStyle(n, forceQuoting)
+}
+
+// tagQuoting is what the encoder makes of a scalar's explicit tag: ok is
+// false where it would write the tag (or the style is tagged), and
+// forceQuoting is true for a !!str value that would read as another type
+// plain.
+func (e *itemEmitter) tagQuoting(n *yaml.Node) (forceQuoting, ok bool) {
+	if n.Tag == "" {
+		return false, true
+	}
+	if n.Style&yaml.TaggedStyle != 0 {
+		return false, false
+	}
+	stag := shortTag(n.Tag)
+	if stag == "!!str" && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return false, true
+	}
+	rtag, ok := e.resolve(n.Value)
+	switch {
+	case !ok:
+		return false, false
+	case rtag == stag:
+		return false, true
+	case stag == "!!str":
+		return true, true
+	}
+	return false, false // the tag would be written
+}
+
+// askedStyle is the style n's Style field asks for, or its value needs (a
+// line break makes it literal; forceQuoting double quotes); ok is false
+// for the styles emitItem does not write.
+func askedStyle(n *yaml.Node, forceQuoting bool) (scalarStyle, bool) {
 	switch {
 	case n.Style&^(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle) != 0:
 		return 0, false // folded, flow, tagged: not attempted
@@ -490,16 +542,7 @@ func (e *itemEmitter) writeDoubleQuoted(v string) {
 // header line.
 func (e *itemEmitter) literal(v, comment string) {
 	e.writeIndicator("|", true, false, false)
-	if v[0] == ' ' || v[0] == '\n' {
-		e.writeIndicator("2", false, false, false)
-	}
-	last := len(v) - 1
-	switch {
-	case v[last] != '\n':
-		e.writeIndicator("-", false, false, false)
-	case last == 0 || v[last-1] == '\n':
-		e.writeIndicator("+", false, false, false)
-	}
+	e.blockHints(v)
 	e.lineComment(comment, true)
 	e.whitespace = true
 	breaks := true
@@ -515,6 +558,23 @@ func (e *itemEmitter) literal(v, comment string) {
 		e.put(v[i])
 		e.indention = false
 		breaks = false
+	}
+}
+
+// blockHints writes a block scalar's indentation indicator (for a value
+// starting with a space or a line break) and its chomping indicator: "-"
+// without a final line break, "+" for a value ending in a blank line (or
+// that is one line break).
+func (e *itemEmitter) blockHints(v string) {
+	if v[0] == ' ' || v[0] == '\n' {
+		e.writeIndicator("2", false, false, false)
+	}
+	last := len(v) - 1
+	switch {
+	case v[last] != '\n':
+		e.writeIndicator("-", false, false, false)
+	case last == 0 || v[last-1] == '\n':
+		e.writeIndicator("+", false, false, false)
 	}
 }
 

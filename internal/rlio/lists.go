@@ -1,6 +1,7 @@
 package rlio
 
 import (
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -50,21 +51,21 @@ func ExpandLists(docs []*yaml.RNode) (items []*yaml.RNode, lists *Lists) {
 // listItems is the items sequence of a List with at least one item that is
 // a map (a resource), else nil.
 func listItems(doc *yaml.RNode) *yaml.Node {
-	n := doc.YNode()
-	if n.Kind != yaml.MappingNode || !strings.HasSuffix(doc.GetKind(), "List") {
+	if doc.YNode().Kind != yaml.MappingNode || !strings.HasSuffix(doc.GetKind(), "List") {
 		return nil
 	}
 	items := doc.Field("items")
-	if items == nil || items.Value.YNode().Kind != yaml.SequenceNode || len(items.Value.YNode().Content) == 0 {
+	if items == nil {
 		return nil
 	}
-	for _, it := range items.Value.YNode().Content {
-		if it.Kind != yaml.MappingNode {
-			return nil
-		}
+	seq := items.Value.YNode()
+	if seq.Kind != yaml.SequenceNode || len(seq.Content) == 0 || slices.ContainsFunc(seq.Content, notMapping) {
+		return nil
 	}
-	return items.Value.YNode()
+	return seq
 }
+
+func notMapping(n *yaml.Node) bool { return n.Kind != yaml.MappingNode }
 
 // Collapse puts the function's output back into the stream's Lists. An
 // item stays in its List when it is the node that came from it (functions
@@ -82,21 +83,7 @@ func (l *Lists) Collapse(out []*yaml.RNode) []*yaml.RNode {
 		}
 	}
 	for j, it := range out {
-		d := -1
-		if o := c.origin[j]; o >= 0 {
-			d = l.list[o]
-			c.writeEmptied(o)
-		} else if j > lastInput {
-			c.writeEmptied(len(l.items) + 1)
-		}
-		switch {
-		case d < 0:
-			c.result = append(c.result, it)
-		case !c.written[d]:
-			l.docs[d].Field("items").Value.YNode().Content = c.members[d]
-			c.result = append(c.result, l.docs[d])
-			c.written[d] = true
-		}
+		c.place(it, c.origin[j], j > lastInput)
 	}
 	c.writeEmptied(len(l.items) + 1)
 	return c.result
@@ -130,10 +117,38 @@ func (c *collapse) origins(out []*yaml.RNode) {
 			}
 		}
 	}
+	c.emptied = c.emptiedLists()
+}
+
+// emptiedLists are the List documents whose every item the function took
+// out.
+func (c *collapse) emptiedLists() []int {
+	var emptied []int
 	for d := range c.docs {
 		if listItems(c.docs[d]) != nil && len(c.members[d]) == 0 {
-			c.emptied = append(c.emptied, d)
+			emptied = append(emptied, d)
 		}
+	}
+	return emptied
+}
+
+// place writes the output item it, which came from input position o (-1
+// for a new one): in its List, which is written with its first remaining
+// item, or on its own. The emptied Lists that came before it go first: for
+// a new item after every item read (afterInput), all of them.
+func (c *collapse) place(it *yaml.RNode, o int, afterInput bool) {
+	d := -1
+	if o >= 0 {
+		d = c.list[o]
+		c.writeEmptied(o)
+	} else if afterInput {
+		c.writeEmptied(len(c.items) + 1)
+	}
+	switch {
+	case d < 0:
+		c.result = append(c.result, it)
+	case !c.written[d]:
+		c.writeList(d, c.members[d])
 	}
 }
 
@@ -142,11 +157,16 @@ func (c *collapse) origins(out []*yaml.RNode) {
 func (c *collapse) writeEmptied(before int) {
 	for _, d := range c.emptied {
 		if !c.written[d] && firstItem(c.list, d) < before {
-			c.docs[d].Field("items").Value.YNode().Content = nil
-			c.result = append(c.result, c.docs[d])
-			c.written[d] = true
+			c.writeList(d, nil)
 		}
 	}
+}
+
+// writeList writes List document d, holding items.
+func (c *collapse) writeList(d int, items []*yaml.Node) {
+	c.docs[d].Field("items").Value.YNode().Content = items
+	c.result = append(c.result, c.docs[d])
+	c.written[d] = true
 }
 
 // firstItem is the position of the first item of List document d.

@@ -1,6 +1,7 @@
 package rlio
 
 import (
+	"slices"
 	"strconv"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -84,20 +85,8 @@ func preprocessAnnotations(items []*yaml.RNode) (*annotationMigration, error) {
 	for i, it := range items {
 		a := locateAnnotations(it)
 		a.set(migrationID, strconv.Itoa(i))
-		o := &state.orig[i]
-		for k, key := range migrationKeys {
-			o.value[k], o.found[k] = a.get(key)
-		}
-		// kioutil.CopyLegacyAnnotations
-		for _, p := range annotationPairs {
-			v, legacy := o.value[p[0]], o.value[p[1]]
-			switch {
-			case v != "" && legacy == "":
-				a.set(migrationKeys[p[1]], v)
-			case v == "" && legacy != "":
-				a.set(migrationKeys[p[0]], legacy)
-			}
-		}
+		state.orig[i] = a.record()
+		a.copyMissingTwins() // kioutil.CopyLegacyAnnotations
 		if err := a.checkMismatched(); err != nil {
 			return nil, err
 		}
@@ -111,48 +100,44 @@ func preprocessAnnotations(items []*yaml.RNode) (*annotationMigration, error) {
 // removes migrationID.
 func reconcileAnnotations(items []*yaml.RNode, state *annotationMigration) error {
 	if state.kyaml != nil || !allPlain(items) {
-		m := state.kyaml
-		if m == nil {
-			m = state.kyamlRecord()
-		}
-		return kio.ReconcileInternalAnnotations(items, m)
+		return state.kyamlReconcile(items)
 	}
 	useInternal, useLegacy, err := state.format()
 	if err != nil {
 		return err
 	}
 	for _, it := range items {
-		a := locateAnnotations(it)
-		// missingInternalOrLegacyAnnotations
-		for _, p := range annotationPairs {
-			v, _ := a.get(migrationKeys[p[0]])
-			legacy, _ := a.get(migrationKeys[p[1]])
-			switch {
-			case v == "" && legacy != "":
-				a.set(migrationKeys[p[0]], legacy)
-			case v != "" && legacy == "":
-				a.set(migrationKeys[p[1]], v)
-			}
-		}
-		if err := a.checkAltered(state); err != nil {
+		if err := state.reconcileItem(it, useInternal, useLegacy); err != nil {
 			return err
 		}
-		// formatInternalAnnotations
-		if !useInternal {
-			a.clear(kioutil.IdAnnotation)
-			a.clear(kioutil.PathAnnotation)
-			a.clear(kioutil.IndexAnnotation)
-		}
-		if !useLegacy {
-			a.clear(kioutil.LegacyIdAnnotation)
-			a.clear(kioutil.LegacyPathAnnotation)
-			a.clear(kioutil.LegacyIndexAnnotation)
-		}
-		if err := a.checkMismatched(); err != nil {
-			return err
-		}
-		a.clear(migrationID)
 	}
+	return nil
+}
+
+// kyamlReconcile hands the items to kyaml's own reconcile, with kyaml's
+// record, or the one it would have made when preprocessAnnotations took
+// the fast path.
+func (s *annotationMigration) kyamlReconcile(items []*yaml.RNode) error {
+	m := s.kyaml
+	if m == nil {
+		m = s.kyamlRecord()
+	}
+	return kio.ReconcileInternalAnnotations(items, m)
+}
+
+// reconcileItem is reconcileAnnotations for one plain item, in kyaml's
+// order of steps.
+func (s *annotationMigration) reconcileItem(it *yaml.RNode, useInternal, useLegacy bool) error {
+	a := locateAnnotations(it)
+	a.copyMissingTwins() // missingInternalOrLegacyAnnotations
+	if err := a.checkAltered(s); err != nil {
+		return err
+	}
+	a.keepFormat(useInternal, useLegacy)
+	if err := a.checkMismatched(); err != nil {
+		return err
+	}
+	a.clear(migrationID)
 	return nil
 }
 
@@ -162,25 +147,33 @@ func (s *annotationMigration) format() (useInternal, useLegacy bool, err error) 
 	if len(s.orig) == 0 {
 		return true, true, nil
 	}
-	var internal, legacy *bool
+	seen := false
 	for i := range s.orig {
-		f := &s.orig[i].found
-		hasInternal := f[annPath] || f[annIndex] || f[annID]
-		hasLegacy := f[annLegacyPath] || f[annLegacyIndex] || f[annLegacyID]
-		if !hasInternal && !hasLegacy {
-			continue
-		}
-		if internal == nil {
-			internal, legacy = &hasInternal, &hasLegacy
-		}
-		if hasInternal != *internal || hasLegacy != *legacy {
+		hasInternal, hasLegacy := s.orig[i].formats()
+		switch {
+		case !hasInternal && !hasLegacy:
+		case !seen:
+			useInternal, useLegacy, seen = hasInternal, hasLegacy, true
+		case hasInternal != useInternal || hasLegacy != useLegacy:
 			return false, false, errInconsistentFormat
 		}
 	}
-	if internal == nil {
-		return false, false, nil
+	return useInternal, useLegacy, nil
+}
+
+// formats says which formats an input item's annotations had: any of the
+// internal ones (annPath to annID), any of the legacy ones.
+func (o *origAnnotations) formats() (internal, legacy bool) {
+	return slices.Contains(o.found[:annLegacyPath], true), slices.Contains(o.found[annLegacyPath:], true)
+}
+
+// pairValue is the value an input item had for the pair p: the internal
+// annotation's, or the legacy one's when the internal one was absent.
+func (o *origAnnotations) pairValue(p [2]int) string {
+	if o.found[p[0]] {
+		return o.value[p[0]]
 	}
-	return *internal, *legacy, nil
+	return o.value[p[1]]
 }
 
 // kyamlRecord is the record kio.PreprocessResourcesForInternalAnnotationMigration
@@ -249,25 +242,70 @@ func (a *itemAnnotations) checkAltered(s *annotationMigration) error {
 		return nil
 	}
 	for _, p := range annotationPairs[:2] { // path and index, not id
-		internal, _ := a.get(migrationKeys[p[0]])
-		legacy, _ := a.get(migrationKeys[p[1]])
-		orig := o.value[p[0]]
-		if !o.found[p[0]] {
-			orig = o.value[p[1]]
-		}
-		if orig == "" {
-			continue
-		}
-		switch {
-		case orig != internal && orig != legacy && internal != legacy:
-			return errMismatched[p[0]]
-		case orig != internal:
-			a.set(migrationKeys[p[1]], internal)
-		case orig != legacy:
-			a.set(migrationKeys[p[0]], legacy)
+		if err := a.followAltered(p, o.pairValue(p)); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// followAltered is checkAltered for the pair p, whose value in the input
+// item was orig.
+func (a *itemAnnotations) followAltered(p [2]int, orig string) error {
+	if orig == "" {
+		return nil
+	}
+	internal, _ := a.get(migrationKeys[p[0]])
+	legacy, _ := a.get(migrationKeys[p[1]])
+	switch {
+	case orig != internal && orig != legacy && internal != legacy:
+		return errMismatched[p[0]]
+	case orig != internal:
+		a.set(migrationKeys[p[1]], internal)
+	case orig != legacy:
+		a.set(migrationKeys[p[0]], legacy)
+	}
+	return nil
+}
+
+// copyMissingTwins gives the annotation of a pair that is empty (or
+// absent) the value of its twin, as kioutil.CopyLegacyAnnotations does
+// before the transform and missingInternalOrLegacyAnnotations after it.
+func (a *itemAnnotations) copyMissingTwins() {
+	for _, p := range annotationPairs {
+		v, _ := a.get(migrationKeys[p[0]])
+		legacy, _ := a.get(migrationKeys[p[1]])
+		switch {
+		case v != "" && legacy == "":
+			a.set(migrationKeys[p[1]], v)
+		case v == "" && legacy != "":
+			a.set(migrationKeys[p[0]], legacy)
+		}
+	}
+}
+
+// keepFormat is kio's formatInternalAnnotations: it removes the format
+// the input did not use.
+func (a *itemAnnotations) keepFormat(useInternal, useLegacy bool) {
+	if !useInternal {
+		a.clear(kioutil.IdAnnotation)
+		a.clear(kioutil.PathAnnotation)
+		a.clear(kioutil.IndexAnnotation)
+	}
+	if !useLegacy {
+		a.clear(kioutil.LegacyIdAnnotation)
+		a.clear(kioutil.LegacyPathAnnotation)
+		a.clear(kioutil.LegacyIndexAnnotation)
+	}
+}
+
+// record is what kyaml records of an input item's six annotations.
+func (a *itemAnnotations) record() origAnnotations {
+	var o origAnnotations
+	for k, key := range migrationKeys {
+		o.value[k], o.found[k] = a.get(key)
+	}
+	return o
 }
 
 // itemAnnotations is one plain item's metadata and metadata.annotations
@@ -309,22 +347,8 @@ func (a *itemAnnotations) get(key string) (value string, found bool) {
 // !!str scalar keeping its style (FieldSetter); a new one is appended
 // single-quoted.
 func (a *itemAnnotations) set(key, value string) {
-	if a.meta != nil {
-		if a.annos != nil && len(a.annos.Content) == 0 {
-			removeField(a.meta, yaml.AnnotationsField)
-			a.annos = nil
-		}
-		if len(a.meta.Content) == 0 {
-			removeField(a.item, yaml.MetadataField)
-			a.meta = nil
-		}
-	}
-	if a.meta == nil {
-		a.meta = appendField(a.item, yaml.MetadataField, &yaml.Node{Kind: yaml.MappingNode})
-	}
-	if a.annos == nil {
-		a.annos = appendField(a.meta, yaml.AnnotationsField, &yaml.Node{Kind: yaml.MappingNode})
-	}
+	a.clearEmpty()
+	a.ensureMappings()
 	if old := fieldValue(a.annos, key); old != nil {
 		style := old.Style
 		*old = yaml.Node{}
@@ -336,6 +360,33 @@ func (a *itemAnnotations) set(key, value string) {
 	v.SetString(value)
 	v.Style = yaml.SingleQuotedStyle
 	appendField(a.annos, key, v)
+}
+
+// clearEmpty is yaml.ClearEmptyAnnotations: it removes an empty
+// annotations mapping, then an empty metadata.
+func (a *itemAnnotations) clearEmpty() {
+	if a.meta == nil {
+		return
+	}
+	if a.annos != nil && len(a.annos.Content) == 0 {
+		removeField(a.meta, yaml.AnnotationsField)
+		a.annos = nil
+	}
+	if len(a.meta.Content) == 0 {
+		removeField(a.item, yaml.MetadataField)
+		a.meta = nil
+	}
+}
+
+// ensureMappings appends metadata and metadata.annotations where they are
+// missing, as empty mappings.
+func (a *itemAnnotations) ensureMappings() {
+	if a.meta == nil {
+		a.meta = appendField(a.item, yaml.MetadataField, &yaml.Node{Kind: yaml.MappingNode})
+	}
+	if a.annos == nil {
+		a.annos = appendField(a.meta, yaml.AnnotationsField, &yaml.Node{Kind: yaml.MappingNode})
+	}
 }
 
 // clear is yaml.ClearAnnotation: it removes the key, leaving an empty
@@ -391,43 +442,72 @@ func allPlain(items []*yaml.RNode) bool {
 // metadata, an alias, a duplicate) goes to kyaml, whose filters error out or
 // pick fields in ways not worth copying.
 func plainItem(rn *yaml.RNode) bool {
-	if rn == nil || rn.Document() == nil {
+	if !hasContent(rn) {
 		return false
 	}
-	if d := rn.Document(); d.Kind == yaml.DocumentNode && len(d.Content) == 0 {
-		return false
-	}
-	item := rn.YNode()
-	if !plainMapping(item) {
-		return false
-	}
-	meta, ok := onlyField(item, yaml.MetadataField)
-	if !ok || meta == nil {
-		return ok
-	}
-	if !plainMapping(meta) {
-		return false
-	}
-	annos, ok := onlyField(meta, yaml.AnnotationsField)
+	annos, ok := plainAnnotations(rn.YNode())
 	if !ok || annos == nil {
 		return ok
 	}
-	if !plainMapping(annos) {
+	return plainMigrationKeys(annos)
+}
+
+// hasContent reports whether rn holds a node (not an empty document).
+func hasContent(rn *yaml.RNode) bool {
+	if rn == nil || rn.Document() == nil {
 		return false
 	}
+	d := rn.Document()
+	return d.Kind != yaml.DocumentNode || len(d.Content) > 0
+}
+
+// plainAnnotations is the item's metadata.annotations (nil when metadata
+// or annotations is absent); ok says whether the item, its metadata and
+// annotations are plain mappings and neither field is repeated.
+func plainAnnotations(item *yaml.Node) (annos *yaml.Node, ok bool) {
+	if !plainMapping(item) {
+		return nil, false
+	}
+	meta, ok := plainField(item, yaml.MetadataField)
+	if !ok || meta == nil {
+		return nil, ok
+	}
+	return plainField(meta, yaml.AnnotationsField)
+}
+
+// plainField is the value of the mapping's key spelled name (nil when
+// absent); ok says whether the key appears at most once and its value is a
+// plain mapping.
+func plainField(m *yaml.Node, name string) (*yaml.Node, bool) {
+	v, ok := onlyField(m, name)
+	if !ok || v == nil {
+		return nil, ok
+	}
+	return v, plainMapping(v)
+}
+
+// plainMigrationKeys reports whether each annotation the migration reads
+// or writes appears at most once in annos, with a scalar key not tagged
+// !!null and a scalar value.
+func plainMigrationKeys(annos *yaml.Node) bool {
 	var seen [numMigrationAnnotations + 1]bool
 	for i := 0; i < len(annos.Content); i += 2 {
 		k := migrationKeyIndex(annos.Content[i].Value)
 		if k < 0 {
 			continue
 		}
-		key, value := annos.Content[i], annos.Content[i+1]
-		if seen[k] || key.Kind != yaml.ScalarNode || key.Tag == yaml.NodeTagNull || value.Kind != yaml.ScalarNode {
+		if seen[k] || !plainAnnotation(annos.Content[i], annos.Content[i+1]) {
 			return false
 		}
 		seen[k] = true
 	}
 	return true
+}
+
+// plainAnnotation reports whether an annotation's key is a scalar not
+// tagged !!null and its value a scalar.
+func plainAnnotation(key, value *yaml.Node) bool {
+	return key.Kind == yaml.ScalarNode && key.Tag != yaml.NodeTagNull && value.Kind == yaml.ScalarNode
 }
 
 func plainMapping(n *yaml.Node) bool {

@@ -69,26 +69,61 @@ func checkOneDocument(raw []byte) error {
 	if bytes.IndexByte(raw, '\r') >= 0 {
 		text = bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n")) // as kyaml's reader reads it
 	}
-	if !bytes.HasPrefix(text, []byte("...")) && !bytes.Contains(text, []byte("\n...")) &&
-		bytes.IndexByte(text, '\r') < 0 && !bytes.Contains(text, []byte("\u2028")) &&
-		!bytes.Contains(text, []byte("\u2029")) && !bytes.Contains(text, []byte("\u0085")) {
-		return nil // (one search each: bytes.ContainsAny decodes every rune)
+	if !mayHoldMoreDocuments(text) {
+		return nil
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(text))
-	var first yaml.Node
-	if err := dec.Decode(&first); err != nil {
-		return nil // kyaml read it; only what follows a first document matters
-	}
-	var next yaml.Node
-	err := dec.Decode(&next)
-	if errors.Is(err, io.EOF) || (err == nil && yaml.IsYNodeEmptyDoc(&next)) {
+	more, next := secondDocument(text)
+	if !more {
 		return nil
 	}
 	where := ""
-	if err == nil {
+	if next != nil {
 		where = fmt.Sprintf(" at line %d (as YAML counts lines)", next.Line)
 	}
 	return fmt.Errorf("YAML reads a second document%s, after a \"...\" line or a line break other than \\n "+
 		"(U+2028, U+2029, U+0085 or a lone \\r, which YAML counts as line breaks); a ResourceList is one document, "+
 		"and reading only the first would silently drop the rest", where)
+}
+
+// documentEnds are what YAML may start a document after where kyaml's
+// reader does not split: a "..." line, and the line breaks kyaml does not
+// split on.
+var documentEnds = [][]byte{[]byte("\n..."), []byte("\r"), []byte("\u2028"), []byte("\u2029"), []byte("\u0085")}
+
+// mayHoldMoreDocuments reports whether text holds any of documentEnds, so
+// that only those inputs pay for a second decode (one search each:
+// bytes.ContainsAny decodes every rune).
+func mayHoldMoreDocuments(text []byte) bool {
+	if bytes.HasPrefix(text, []byte("...")) {
+		return true
+	}
+	for _, end := range documentEnds {
+		if bytes.Contains(text, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// secondDocument reports whether yaml.v3 reads a document after the first
+// one in text, and gives it (nil when it failed to decode). A first
+// document yaml.v3 cannot read is left alone: kyaml read it, and only what
+// follows it matters.
+func secondDocument(text []byte) (more bool, next *yaml.Node) {
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var first yaml.Node
+	if err := dec.Decode(&first); err != nil {
+		return false, nil
+	}
+	var doc yaml.Node
+	err := dec.Decode(&doc)
+	switch {
+	case errors.Is(err, io.EOF):
+		return false, nil
+	case err != nil:
+		return true, nil
+	case yaml.IsYNodeEmptyDoc(&doc):
+		return false, nil
+	}
+	return true, &doc
 }

@@ -30,14 +30,23 @@ func ReadStream(r io.Reader) ([]*yaml.RNode, error) {
 	if err != nil || len(styled) != len(items) {
 		return items, nil // indentation is a nicety; the resources are read
 	}
+	if err := markWideSequences(items, styled); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+// markWideSequences records on each item the wide sequence indentation
+// kyaml found in the same item read again (styled), for WriteStream.
+func markWideSequences(items, styled []*yaml.RNode) error {
 	for i, it := range items {
 		if style := styled[i].GetAnnotations()[kioutil.SeqIndentAnnotation]; style == string(yaml.WideSequenceStyle) {
 			if err := it.PipeE(yaml.SetAnnotation(kioutil.SeqIndentAnnotation, style)); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return items, nil
+	return nil
 }
 
 // WriteStream writes resources as a YAML stream, without the annotations

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -21,24 +22,40 @@ func (c Codec) Write(w io.Writer, l *List) error {
 	if c.Kyaml || l.Kind != kio.ResourceListKind || commentPending(l) {
 		return writeKyaml(w, l)
 	}
-	for _, it := range l.Items {
+	if err := clearEmptyAnnotations(l.Items); err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	tail := listTail(l)
+	if err := writeHead(bw, l); err != nil {
+		return err
+	}
+	if err := writeItems(bw, l.Items, len(tail) == 0); err != nil {
+		return err
+	}
+	if err := writeTail(bw, tail); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// clearEmptyAnnotations is what kyaml's writer does to each item (on a
+// copy): an empty annotations map, then an empty metadata, is removed.
+func clearEmptyAnnotations(items []*yaml.RNode) error {
+	for _, it := range items {
 		if err := yaml.ClearEmptyAnnotations(it); err != nil {
 			return err
 		}
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
+	return nil
+}
+
+// writeHead writes what comes before the items: apiVersion, kind and the
+// "items:" key.
+func writeHead(w io.Writer, l *List) error {
 	head := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		scalarNode("apiVersion"), scalarNode(l.APIVersion), scalarNode("kind"), scalarNode(l.Kind),
 	}}
-	var tail []*yaml.Node // functionConfig and results: the rest of the top mapping
-	if l.FunctionConfig != nil {
-		tail = append(tail, &yaml.Node{Kind: yaml.MappingNode,
-			Content: []*yaml.Node{scalarNode("functionConfig"), l.FunctionConfig.YNode()}})
-	}
-	if l.Results != nil {
-		tail = append(tail, &yaml.Node{Kind: yaml.MappingNode,
-			Content: []*yaml.Node{scalarNode("results"), l.Results.YNode()}})
-	}
 	var buf bytes.Buffer
 	if err := encode(&buf, head, false); err != nil {
 		return err
@@ -48,22 +65,39 @@ func (c Codec) Write(w io.Writer, l *List) error {
 	} else {
 		buf.WriteString("items:\n")
 	}
-	if _, err := bw.Write(buf.Bytes()); err != nil {
-		return err
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// listTail is the rest of the top mapping after the items, each entry a
+// mapping of its own: functionConfig and results.
+func listTail(l *List) []*yaml.Node {
+	var tail []*yaml.Node
+	if l.FunctionConfig != nil {
+		tail = append(tail, &yaml.Node{Kind: yaml.MappingNode,
+			Content: []*yaml.Node{scalarNode("functionConfig"), l.FunctionConfig.YNode()}})
 	}
-	if err := writeItems(bw, l.Items, len(tail) == 0); err != nil {
-		return err
+	if l.Results != nil {
+		tail = append(tail, &yaml.Node{Kind: yaml.MappingNode,
+			Content: []*yaml.Node{scalarNode("results"), l.Results.YNode()}})
 	}
+	return tail
+}
+
+// writeTail writes the tail after the items; its last entry ends the
+// output.
+func writeTail(w io.Writer, tail []*yaml.Node) error {
+	var buf bytes.Buffer
 	for i, t := range tail {
 		buf.Reset()
 		if err := encode(&buf, t, i == len(tail)-1); err != nil {
 			return err
 		}
-		if _, err := bw.Write(buf.Bytes()); err != nil {
+		if _, err := w.Write(buf.Bytes()); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
+	return nil
 }
 
 // writeKyaml is kio.ByteReadWriter's writing.
@@ -127,45 +161,75 @@ const fallbackRun = 16
 // emitItems appends items[lo:hi] to e.out: by emitItem where it can, else
 // by yaml.v3.
 func (e *itemEmitter) emitItems(items []*yaml.RNode, lo, hi int, last bool) error {
-	var buf bytes.Buffer
-	seq := &yaml.Node{Kind: yaml.SequenceNode}
-	flush := func(end bool) error {
-		if len(seq.Content) == 0 {
-			return nil
-		}
-		buf.Reset()
-		err := encode(&buf, seq, end)
-		e.out = append(e.out, buf.Bytes()...)
-		seq.Content = seq.Content[:0]
-		return err
-	}
+	q := fallbackQueue{seq: yaml.Node{Kind: yaml.SequenceNode}}
 	for i := lo; i < hi; i++ {
 		// the item ending the output is left to yaml.v3, which ends a
 		// stream with "..." after a block scalar keeping its line breaks
 		end := last && i == len(items)-1
 		if !end {
-			// emitItem appends, so what yaml.v3 holds must go first
-			mark := len(e.out)
-			if e.emitItem(items[i].YNode()) {
-				if len(seq.Content) > 0 {
-					written := append([]byte(nil), e.out[mark:]...)
-					e.out = e.out[:mark]
-					if err := flush(false); err != nil {
-						return err
-					}
-					e.out = append(e.out, written...)
-				}
+			emitted, err := e.emitAfter(&q, items[i].YNode())
+			if err != nil {
+				return err
+			}
+			if emitted {
 				continue
 			}
 		}
-		seq.Content = append(seq.Content, items[i].YNode())
-		if len(seq.Content) == fallbackRun || end {
-			if err := flush(end); err != nil {
-				return err
-			}
+		if err := q.add(&e.out, items[i].YNode(), end); err != nil {
+			return err
 		}
 	}
-	return flush(false)
+	return q.flush(&e.out, false)
+}
+
+// emitAfter writes n by emitItem, after the items q holds: emitItem
+// appends, so what yaml.v3 holds must go first. emitted is false when
+// emitItem refused n.
+func (e *itemEmitter) emitAfter(q *fallbackQueue, n *yaml.Node) (emitted bool, err error) {
+	mark := len(e.out)
+	if !e.emitItem(n) {
+		return false, nil
+	}
+	if len(q.seq.Content) == 0 {
+		return true, nil
+	}
+	written := append([]byte(nil), e.out[mark:]...)
+	e.out = e.out[:mark]
+	if err := q.flush(&e.out, false); err != nil {
+		return true, err
+	}
+	e.out = append(e.out, written...)
+	return true, nil
+}
+
+// fallbackQueue holds the items emitItem refused, up to fallbackRun, for
+// one yaml.v3 encoder to write as a block sequence.
+type fallbackQueue struct {
+	seq yaml.Node
+	buf bytes.Buffer
+}
+
+// add queues n, and writes the queue to out when it is full or n ends the
+// output.
+func (q *fallbackQueue) add(out *[]byte, n *yaml.Node, end bool) error {
+	q.seq.Content = append(q.seq.Content, n)
+	if len(q.seq.Content) == fallbackRun || end {
+		return q.flush(out, end)
+	}
+	return nil
+}
+
+// flush appends the queued items to out, encoded by yaml.v3 (with the
+// end-of-stream marker when end), and empties the queue.
+func (q *fallbackQueue) flush(out *[]byte, end bool) error {
+	if len(q.seq.Content) == 0 {
+		return nil
+	}
+	q.buf.Reset()
+	err := encode(&q.buf, &q.seq, end)
+	*out = append(*out, q.buf.Bytes()...)
+	q.seq.Content = q.seq.Content[:0]
+	return err
 }
 
 // encode appends n encoded as a YAML document the way kyaml's encoder
@@ -192,15 +256,17 @@ func encode(buf *bytes.Buffer, n *yaml.Node, end bool) error {
 // possibly the next item or the "results:" key; written in pieces it would
 // be lost. Such lists are written by kyaml.
 func commentPending(l *List) bool {
-	if l.FunctionConfig != nil && (pending(l.FunctionConfig.YNode()) || l.FunctionConfig.YNode().FootComment != "") {
+	if l.FunctionConfig != nil && pendingAfter(l.FunctionConfig.YNode()) {
 		return true
 	}
-	for _, it := range l.Items {
-		if pending(it.YNode()) || it.YNode().FootComment != "" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(l.Items, func(it *yaml.RNode) bool { return pendingAfter(it.YNode()) })
+}
+
+// pendingAfter reports whether a piece written on its own (an item, the
+// functionConfig) leaves a comment for what is written after it: one
+// pending inside it, or its own foot comment.
+func pendingAfter(n *yaml.Node) bool {
+	return pending(n) || n.FootComment != ""
 }
 
 // pending reports whether n or a node under it holds a comment yaml.v3
@@ -209,19 +275,25 @@ func pending(n *yaml.Node) bool {
 	if n == nil {
 		return false
 	}
-	if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.LineComment != "" &&
-		n.Style&yaml.FlowStyle == 0 && len(n.Content) > 0 {
+	if blockLineComment(n) || n.Kind == yaml.MappingNode && entryCommentPending(n) {
 		return true
 	}
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].LineComment != "" || n.Content[i+1].HeadComment != "" {
-				return true
-			}
-		}
-	}
-	for _, c := range n.Content {
-		if pending(c) {
+	return slices.ContainsFunc(n.Content, pending)
+}
+
+// blockLineComment reports whether n is a block collection, not empty,
+// with a line comment (which yaml.v3 keeps for a later node).
+func blockLineComment(n *yaml.Node) bool {
+	return (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.LineComment != "" &&
+		n.Style&yaml.FlowStyle == 0 && len(n.Content) > 0
+}
+
+// entryCommentPending reports whether an entry of the mapping m has a
+// key's line comment or a value's head comment, which yaml.v3 keeps for
+// what it writes next.
+func entryCommentPending(m *yaml.Node) bool {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].LineComment != "" || m.Content[i+1].HeadComment != "" {
 			return true
 		}
 	}

@@ -27,17 +27,7 @@ func (t *Tree) Key(n *Node, key string) (index int, twice bool) {
 // use.
 func (n *Node) indexedKey(key string) (index int, twice bool) {
 	if n.keyIndex == nil {
-		n.keyIndex = make(map[string]int, len(n.Keys))
-		for j, k := range n.Keys {
-			if k.Kind != Scalar {
-				continue
-			}
-			if _, dup := n.keyIndex[k.Value]; dup {
-				n.keyIndex[k.Value] = -1 // appears twice
-				continue
-			}
-			n.keyIndex[k.Value] = j
-		}
+		n.keyIndex = keyIndexOf(n.Keys)
 	}
 	j, ok := n.keyIndex[key]
 	switch {
@@ -47,4 +37,21 @@ func (n *Node) indexedKey(key string) (index int, twice bool) {
 		return 0, true
 	}
 	return j, false
+}
+
+// keyIndexOf maps each scalar key to its index, or to -1 when it appears
+// twice.
+func keyIndexOf(keys []*Node) map[string]int {
+	index := make(map[string]int, len(keys))
+	for j, k := range keys {
+		if k.Kind != Scalar {
+			continue
+		}
+		if _, dup := index[k.Value]; dup {
+			index[k.Value] = -1 // appears twice
+			continue
+		}
+		index[k.Value] = j
+	}
+	return index
 }

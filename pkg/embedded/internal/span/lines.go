@@ -60,22 +60,28 @@ func LineStarts(text string, yamlBreaks bool) []int {
 // breakLen returns the length of the line break that starts s, 0 when
 // none does.
 func breakLen(s string, yamlBreaks bool) int {
-	switch s[0] {
-	case '\n':
+	switch {
+	case s[0] == '\n':
 		return 1
-	case '\r':
+	case s[0] == '\r':
 		if strings.HasPrefix(s, "\r\n") {
 			return 2
 		}
 		return 1
-	case 0xC2:
-		if yamlBreaks && strings.HasPrefix(s, "\u0085") {
-			return 2
-		}
-	case 0xE2:
-		if yamlBreaks && (strings.HasPrefix(s, "\u2028") || strings.HasPrefix(s, "\u2029")) {
-			return 3
-		}
+	case yamlBreaks:
+		return yamlBreakLen(s)
+	}
+	return 0
+}
+
+// yamlBreakLen returns the length of the line break only YAML has (NEL,
+// LS, PS) that starts s, 0 when none does.
+func yamlBreakLen(s string) int {
+	switch {
+	case strings.HasPrefix(s, "\u0085"):
+		return 2
+	case strings.HasPrefix(s, "\u2028"), strings.HasPrefix(s, "\u2029"):
+		return 3
 	}
 	return 0
 }
@@ -110,9 +116,7 @@ func SkipSpaceAndComments(t string, i int) int {
 		case IsSpace(t[i]):
 			i++
 		case t[i] == '#':
-			for i < len(t) && t[i] != '\n' && t[i] != '\r' {
-				i++
-			}
+			i = LineEnd(t, i)
 		default:
 			return i
 		}

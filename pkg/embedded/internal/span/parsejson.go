@@ -51,32 +51,37 @@ func (t *Tree) Open(n *Node) {
 	}
 	n.lazy = false
 	p := &jsonParser{s: t.Text, pos: n.Start + 1, build: true}
-	isMap := n.Kind == Map
 	for {
 		p.skipSpace()
-		if p.pos >= n.CloseAt {
+		if p.pos >= n.CloseAt || !p.openEntry(n) {
 			return
-		}
-		if isMap {
-			key, err := p.stringNode()
-			if err != nil {
-				return
-			}
-			p.skipSpace()
-			p.pos++ // :
-			p.skipSpace()
-			n.Keys = append(n.Keys, key)
-		}
-		v, err := p.value(0)
-		if err != nil {
-			return
-		}
-		n.Children = append(n.Children, v)
-		p.skipSpace()
-		if p.pos < len(p.s) && p.s[p.pos] == ',' {
-			p.pos++
 		}
 	}
+}
+
+// openEntry builds the next entry of n, the key (of a map) and the value,
+// and moves past the comma after it; false when there is none to build.
+func (p *jsonParser) openEntry(n *Node) bool {
+	if n.Kind == Map {
+		key, err := p.stringNode()
+		if err != nil {
+			return false
+		}
+		p.skipSpace()
+		p.pos++ // :
+		p.skipSpace()
+		n.Keys = append(n.Keys, key)
+	}
+	v, err := p.value(0)
+	if err != nil {
+		return false
+	}
+	n.Children = append(n.Children, v)
+	p.skipSpace()
+	if p.at(',') {
+		p.pos++
+	}
+	return true
 }
 
 // maxDepth bounds nesting so that hostile input cannot exhaust the stack.
@@ -121,15 +126,20 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 	case c == '{' || c == '[':
 		return p.container(depth)
 	case c == '"':
-		if !p.build {
-			_, err := p.str()
-			return nil, err
-		}
-		return p.stringNode()
-	case c == '-' || (c >= '0' && c <= '9'):
+		return p.stringValue()
+	case c == '-' || isDigit(c):
 		return p.number()
 	}
 	return p.word()
+}
+
+// stringValue checks a string, or builds its node.
+func (p *jsonParser) stringValue() (*Node, error) {
+	if !p.build {
+		_, err := p.str()
+		return nil, err
+	}
+	return p.stringNode()
 }
 
 // container checks a map or list, or, once checked, builds its node
@@ -175,73 +185,72 @@ func (p *jsonParser) literal(word, tag string) (*Node, error) {
 
 // object checks a map, entries and all.
 func (p *jsonParser) object(depth int) error {
-	p.pos++ // {
+	return p.entries('}', func() error { return p.member(depth) })
+}
+
+// member checks an entry of a map: a string key, ':' and a value.
+func (p *jsonParser) member(depth int) error {
+	if !p.at('"') {
+		return p.errorf("unexpected %s, expected a string key", p.describeHere())
+	}
+	key, err := p.str()
+	if err != nil {
+		return err
+	}
 	p.skipSpace()
-	if p.pos < len(p.s) && p.s[p.pos] == '}' {
-		p.pos++
-		return nil
+	if !p.at(':') {
+		return p.errorf("unexpected %s, expected ':' after the key %q", p.describeHere(), key)
 	}
-	for {
-		p.skipSpace()
-		if p.pos >= len(p.s) || p.s[p.pos] != '"' {
-			return p.errorf("unexpected %s, expected a string key", p.describeHere())
-		}
-		key, err := p.str()
-		if err != nil {
-			return err
-		}
-		p.skipSpace()
-		if p.pos >= len(p.s) || p.s[p.pos] != ':' {
-			return p.errorf("unexpected %s, expected ':' after the key %q", p.describeHere(), key)
-		}
-		p.pos++
-		p.skipSpace()
-		if _, err := p.value(depth + 1); err != nil {
-			return err
-		}
-		p.skipSpace()
-		if p.pos >= len(p.s) {
-			return p.errorf("unexpected end of text, expected ',' or '}'")
-		}
-		switch p.s[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			return nil
-		default:
-			return p.errorf("unexpected %s, expected ',' or '}'", p.describeHere())
-		}
-	}
+	p.pos++
+	p.skipSpace()
+	_, err = p.value(depth + 1)
+	return err
 }
 
 // array checks a list, elements and all.
 func (p *jsonParser) array(depth int) error {
-	p.pos++ // [
+	return p.entries(']', func() error {
+		_, err := p.value(depth + 1)
+		return err
+	})
+}
+
+// entries checks the entries of a map or list from its opening bracket at
+// p.pos to its closing one, close: each by entry, separated by commas.
+func (p *jsonParser) entries(close byte, entry func() error) error {
+	p.pos++ // { or [
 	p.skipSpace()
-	if p.pos < len(p.s) && p.s[p.pos] == ']' {
+	if p.at(close) {
 		p.pos++
 		return nil
 	}
 	for {
 		p.skipSpace()
-		if _, err := p.value(depth + 1); err != nil {
+		if err := entry(); err != nil {
 			return err
 		}
 		p.skipSpace()
-		if p.pos >= len(p.s) {
-			return p.errorf("unexpected end of text, expected ',' or ']'")
-		}
-		switch p.s[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			return nil
-		default:
-			return p.errorf("unexpected %s, expected ',' or ']'", p.describeHere())
+		if closed, err := p.separator(close); closed || err != nil {
+			return err
 		}
 	}
+}
+
+// separator reads what follows an entry: a comma, or the closing bracket
+// close (closed is then true).
+func (p *jsonParser) separator(close byte) (closed bool, err error) {
+	if p.pos >= len(p.s) {
+		return false, p.errorf("unexpected end of text, expected ',' or '%c'", close)
+	}
+	switch p.s[p.pos] {
+	case ',':
+		p.pos++
+		return false, nil
+	case close:
+		p.pos++
+		return true, nil
+	}
+	return false, p.errorf("unexpected %s, expected ',' or '%c'", p.describeHere(), close)
 }
 
 // matchingBracket returns the offset after the map or list starting at i,
@@ -251,11 +260,7 @@ func matchingBracket(s string, i int) int {
 	for ; i < len(s); i++ {
 		switch s[i] {
 		case '"':
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
+			i = closingQuote(s, i)
 		case '{', '[':
 			depth++
 		case '}', ']':
@@ -268,17 +273,23 @@ func matchingBracket(s string, i int) int {
 	return len(s)
 }
 
+// closingQuote is the offset of the quote that closes the string opening
+// at i, in text already checked (len(s) when there is none).
+func closingQuote(s string, i int) int {
+	for i++; i < len(s) && s[i] != '"'; i++ {
+		if s[i] == '\\' {
+			i++
+		}
+	}
+	return i
+}
+
 // number reads a number in JSON's grammar: an integer part, then maybe a
 // fraction and an exponent, either of which makes it a float.
 func (p *jsonParser) number() (*Node, error) {
 	start := p.pos
-	if p.s[p.pos] == '-' {
-		p.pos++
-	}
-	if p.at('0') {
-		p.pos++ // no other digit may follow a leading 0
-	} else if p.digits() == 0 {
-		return nil, p.errorf("invalid number: expected a digit")
+	if err := p.integer(); err != nil {
+		return nil, err
 	}
 	frac, err := p.part(".", "", "after '.'")
 	if err != nil {
@@ -293,6 +304,21 @@ func (p *jsonParser) number() (*Node, error) {
 		tag = FloatTag
 	}
 	return &Node{Kind: Scalar, Start: start, End: p.pos, Value: p.s[start:p.pos], Tag: tag}, nil
+}
+
+// integer reads the sign and the integer part of a number.
+func (p *jsonParser) integer() error {
+	if p.at('-') {
+		p.pos++
+	}
+	if p.at('0') {
+		p.pos++ // no other digit may follow a leading 0
+		return nil
+	}
+	if p.digits() == 0 {
+		return p.errorf("invalid number: expected a digit")
+	}
+	return nil
 }
 
 // part reads the fraction or the exponent of a number, if there is one: a
@@ -318,12 +344,14 @@ func (p *jsonParser) at(c byte) bool { return p.pos < len(p.s) && p.s[p.pos] == 
 // digits moves past decimal digits and returns how many there were.
 func (p *jsonParser) digits() int {
 	n := 0
-	for p.pos < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '9' {
+	for p.pos < len(p.s) && isDigit(p.s[p.pos]) {
 		p.pos++
 		n++
 	}
 	return n
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // stringNode reads a string and builds its node.
 func (p *jsonParser) stringNode() (*Node, error) {
@@ -339,10 +367,7 @@ func (p *jsonParser) stringNode() (*Node, error) {
 func (p *jsonParser) str() (string, error) {
 	p.pos++ // opening quote
 	// Fast path: no escapes.
-	i := p.pos
-	for i < len(p.s) && p.s[i] != '"' && p.s[i] != '\\' && p.s[i] >= 0x20 {
-		i++
-	}
+	i := unescapedEnd(p.s, p.pos)
 	if i < len(p.s) && p.s[i] == '"' {
 		v := p.s[p.pos:i]
 		if !utf8.ValidString(v) {
@@ -358,6 +383,15 @@ func (p *jsonParser) str() (string, error) {
 	return p.escapedStr(&b)
 }
 
+// unescapedEnd is where the text of a string from i on stops being what it
+// stands for: at the closing quote, an escape or a control character.
+func unescapedEnd(s string, i int) int {
+	for i < len(s) && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20 {
+		i++
+	}
+	return i
+}
+
 // escapedStr reads the rest of a string that has escapes, from p.pos,
 // after the text before the first of them, which b holds.
 func (p *jsonParser) escapedStr(b *strings.Builder) (string, error) {
@@ -369,11 +403,7 @@ func (p *jsonParser) escapedStr(b *strings.Builder) (string, error) {
 		switch {
 		case c == '"':
 			p.pos++
-			v := b.String()
-			if !utf8.ValidString(v) {
-				return "", p.errorf("invalid UTF-8 in string")
-			}
-			return v, nil
+			return p.validUTF8(b.String())
 		case c < 0x20:
 			return "", p.errorf("control character %U in string (write it as an escape)", rune(c))
 		case c == '\\':
@@ -385,6 +415,14 @@ func (p *jsonParser) escapedStr(b *strings.Builder) (string, error) {
 			p.pos++
 		}
 	}
+}
+
+// validUTF8 is v, a string's decoded value, when it is UTF-8.
+func (p *jsonParser) validUTF8(v string) (string, error) {
+	if !utf8.ValidString(v) {
+		return "", p.errorf("invalid UTF-8 in string")
+	}
+	return v, nil
 }
 
 // escape decodes the escape at p.pos into b. A lone surrogate becomes
@@ -408,19 +446,28 @@ func (p *jsonParser) escape(b *strings.Builder) error {
 	}
 	p.pos += 6
 	if utf16.IsSurrogate(r) {
-		if strings.HasPrefix(p.s[p.pos:], `\u`) {
-			if r2, err := p.hex4(p.pos + 2); err == nil {
-				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-					b.WriteRune(dec)
-					p.pos += 6
-					return nil
-				}
-			}
-		}
-		r = utf8.RuneError
+		r = p.lowSurrogate(r)
 	}
 	b.WriteRune(r)
 	return nil
+}
+
+// lowSurrogate reads the \u escape at p.pos that completes the surrogate
+// pair r starts, and returns the pair's character; U+FFFD, reading
+// nothing, when no such escape follows.
+func (p *jsonParser) lowSurrogate(r rune) rune {
+	if !strings.HasPrefix(p.s[p.pos:], `\u`) {
+		return utf8.RuneError
+	}
+	r2, err := p.hex4(p.pos + 2)
+	if err != nil {
+		return utf8.RuneError
+	}
+	dec := utf16.DecodeRune(r, r2)
+	if dec != utf8.RuneError {
+		p.pos += 6
+	}
+	return dec
 }
 
 var jsonEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}

@@ -120,36 +120,49 @@ func (c *yamlConverter) convert(yn *yaml.Node, parentIndent int, inFlow bool) (*
 	n := &Node{InFlow: inFlow, ExplicitTag: yn.Style&yaml.TaggedStyle != 0, YAMLInfo: &YAMLInfo{Source: yn, ParentIndent: parentIndent}}
 	c.byYAML[yn] = n
 	n.PropStart = start
+	n.Start = c.valueStart(yn, n.ExplicitTag, start)
+	if err := c.span(n, yn, parentIndent, inFlow); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// valueStart is where the value of yn starts, after the properties
+// (anchor, tag) that start at start, if any.
+func (c *yamlConverter) valueStart(yn *yaml.Node, explicitTag bool, start int) int {
 	// yaml.v3 resolves a bare non-specific tag on an empty value ("key: !")
 	// to !!null and forgets it was there: its bytes are the value's all
 	// the same.
 	bareTag := yn.Kind == yaml.ScalarNode && yn.Value == "" && start < len(c.t.Text) && c.t.Text[start] == '!'
-	if yn.Anchor != "" || n.ExplicitTag || bareTag {
-		if yn.Kind == yaml.ScalarNode && yn.Value == "" && yn.Style&^yaml.TaggedStyle == 0 {
-			// An empty value after its properties ("key: !t"): its place
-			// is right after them, not at the next token, which may be
-			// on a later line.
-			start = c.skipPropertyTokens(start)
-		} else {
-			start = c.skipProperties(start)
-		}
+	if yn.Anchor == "" && !explicitTag && !bareTag {
+		return start
 	}
-	n.Start = start
+	if yn.Kind == yaml.ScalarNode && yn.Value == "" && yn.Style&^yaml.TaggedStyle == 0 {
+		// An empty value after its properties ("key: !t"): its place
+		// is right after them, not at the next token, which may be
+		// on a later line.
+		return c.skipPropertyTokens(start)
+	}
+	return c.skipProperties(start)
+}
+
+// span spans the value of n, read from yn, by its kind.
+func (c *yamlConverter) span(n *Node, yn *yaml.Node, parentIndent int, inFlow bool) error {
 	switch yn.Kind {
 	case yaml.AliasNode:
 		n.Kind = Alias
-		n.End = start + 1 + len(yn.Value)
-		return n, c.check(n, "*"+yn.Value)
+		n.End = n.Start + 1 + len(yn.Value)
+		return c.check(n, "*"+yn.Value)
 	case yaml.ScalarNode:
-		return n, c.scalar(n, yn)
+		return c.scalar(n, yn)
 	case yaml.MappingNode:
 		n.Kind = Map
-		return n, c.collection(n, yn, parentIndent, inFlow)
+		return c.collection(n, yn, parentIndent, inFlow)
 	case yaml.SequenceNode:
 		n.Kind = Seq
-		return n, c.collection(n, yn, parentIndent, inFlow)
+		return c.collection(n, yn, parentIndent, inFlow)
 	}
-	return nil, fmt.Errorf("unexpected YAML node kind %d", yn.Kind)
+	return fmt.Errorf("unexpected YAML node kind %d", yn.Kind)
 }
 
 // check confirms that the text at n's span reads want.
@@ -164,11 +177,8 @@ func (c *yamlConverter) check(n *Node, want string) error {
 // and past the spaces, line breaks and comments after them.
 func (c *yamlConverter) skipProperties(i int) int {
 	t := c.t.Text
-	for i < len(t) && (t[i] == '&' || t[i] == '!') {
-		for i < len(t) && !IsSpace(t[i]) && !strings.ContainsRune(",[]{}", rune(t[i])) {
-			i++
-		}
-		i = SkipSpaceAndComments(t, i)
+	for propertyAt(t, i) {
+		i = SkipSpaceAndComments(t, propertyEnd(t, i))
 	}
 	return i
 }
@@ -178,10 +188,8 @@ func (c *yamlConverter) skipProperties(i int) int {
 func (c *yamlConverter) skipPropertyTokens(i int) int {
 	t := c.t.Text
 	end := i
-	for i < len(t) && (t[i] == '&' || t[i] == '!') {
-		for i < len(t) && !IsSpace(t[i]) && !strings.ContainsRune(",[]{}", rune(t[i])) {
-			i++
-		}
+	for propertyAt(t, i) {
+		i = propertyEnd(t, i)
 		end = i
 		for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
 			i++
@@ -190,47 +198,67 @@ func (c *yamlConverter) skipPropertyTokens(i int) int {
 	return end
 }
 
+// propertyAt reports whether an anchor (&) or a tag (!) starts at i.
+func propertyAt(t string, i int) bool {
+	return i < len(t) && (t[i] == '&' || t[i] == '!')
+}
+
+// propertyEnd is where the anchor or tag starting at i ends: at white
+// space or a flow indicator.
+func propertyEnd(t string, i int) int {
+	for i < len(t) && !IsSpace(t[i]) && !strings.ContainsRune(",[]{}", rune(t[i])) {
+		i++
+	}
+	return i
+}
+
 // scalar spans a scalar by its style.
 func (c *yamlConverter) scalar(n *Node, yn *yaml.Node) error {
 	n.Kind = Scalar
 	n.Value = yn.Value
 	n.Tag = yn.ShortTag()
-	t := c.t.Text
 	switch {
 	case yn.Style&yaml.DoubleQuotedStyle != 0:
 		n.Style = Double
-		end, ok := quotedEnd(t, n.Start, '"')
-		if !ok {
-			return c.t.errorAt(n.Start, "cannot find the end of a double-quoted string")
-		}
-		n.End = end
+		return c.quoted(n, '"', "double-quoted")
 	case yn.Style&yaml.SingleQuotedStyle != 0:
 		n.Style = Single
-		end, ok := quotedEnd(t, n.Start, '\'')
-		if !ok {
-			return c.t.errorAt(n.Start, "cannot find the end of a single-quoted string")
-		}
-		n.End = end
-	case yn.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		n.Style = Literal
-		if yn.Style&yaml.FoldedStyle != 0 {
-			n.Style = Folded
-		}
+		return c.quoted(n, '\'', "single-quoted")
+	case yn.Style&yaml.FoldedStyle != 0:
+		n.Style = Folded
 		return c.blockScalar(n)
-	default:
-		n.Style = Plain
-		if yn.Value == "" {
-			// An empty value ("key:" or "- "): yaml.v3 places it where the
-			// next token starts or the previous one ended; nothing to span.
-			n.End = n.Start
-			return nil
-		}
-		end, ok := plainEnd(t, n.Start, yn.Value)
-		if !ok {
-			return c.t.errorAt(n.Start, "cannot locate a plain value in the text")
-		}
-		n.End = end
+	case yn.Style&yaml.LiteralStyle != 0:
+		n.Style = Literal
+		return c.blockScalar(n)
 	}
+	n.Style = Plain
+	return c.plain(n)
+}
+
+// quoted spans a scalar quoted by q ("what" names the style for the
+// message).
+func (c *yamlConverter) quoted(n *Node, q byte, what string) error {
+	end, ok := quotedEnd(c.t.Text, n.Start, q)
+	if !ok {
+		return c.t.errorAt(n.Start, "cannot find the end of a "+what+" string")
+	}
+	n.End = end
+	return nil
+}
+
+// plain spans a plain scalar.
+func (c *yamlConverter) plain(n *Node) error {
+	if n.Value == "" {
+		// An empty value ("key:" or "- "): yaml.v3 places it where the
+		// next token starts or the previous one ended; nothing to span.
+		n.End = n.Start
+		return nil
+	}
+	end, ok := plainEnd(c.t.Text, n.Start, n.Value)
+	if !ok {
+		return c.t.errorAt(n.Start, "cannot locate a plain value in the text")
+	}
+	n.End = end
 	return nil
 }
 
@@ -239,17 +267,40 @@ func quotedEnd(t string, i int, q byte) (int, bool) {
 	if i >= len(t) || t[i] != q {
 		return 0, false
 	}
-	for j := i + 1; j < len(t); j++ {
-		switch {
-		case q == '"' && t[j] == '\\':
+	if q == '"' {
+		return doubleQuotedEnd(t, i+1)
+	}
+	return singleQuotedEnd(t, i+1)
+}
+
+// doubleQuotedEnd returns the offset after the closing quote of a
+// double-quoted scalar whose text starts at j: a backslash escapes the
+// character after it.
+func doubleQuotedEnd(t string, j int) (int, bool) {
+	for ; j < len(t); j++ {
+		switch t[j] {
+		case '\\':
 			j++
-		case t[j] == q:
-			if q == '\'' && j+1 < len(t) && t[j+1] == '\'' {
-				j++
-				continue
-			}
+		case '"':
 			return j + 1, true
 		}
+	}
+	return 0, false
+}
+
+// singleQuotedEnd returns the offset after the closing quote of a
+// single-quoted scalar whose text starts at j: two quotes are one quote of
+// the text.
+func singleQuotedEnd(t string, j int) (int, bool) {
+	for ; j < len(t); j++ {
+		if t[j] != '\'' {
+			continue
+		}
+		if j+1 < len(t) && t[j+1] == '\'' {
+			j++
+			continue
+		}
+		return j + 1, true
 	}
 	return 0, false
 }
@@ -259,18 +310,12 @@ func quotedEnd(t string, i int, q byte) (int, bool) {
 // (a folded line break, or spaces) matches a run of white space and line
 // breaks in the text.
 func plainEnd(t string, i int, value string) (int, bool) {
-	v := 0
-	for v < len(value) {
+	for v := 0; v < len(value); {
 		if IsSpace(value[v]) {
-			for v < len(value) && IsSpace(value[v]) {
-				v++
-			}
 			if i >= len(t) || !IsSpace(t[i]) {
 				return 0, false
 			}
-			for i < len(t) && IsSpace(t[i]) {
-				i++
-			}
+			i, v = skipSpace(t, i), skipSpace(value, v)
 			continue
 		}
 		if i >= len(t) || t[i] != value[v] {
@@ -280,6 +325,14 @@ func plainEnd(t string, i int, value string) (int, bool) {
 		v++
 	}
 	return i, true
+}
+
+// skipSpace moves past white space and line breaks.
+func skipSpace(s string, i int) int {
+	for i < len(s) && IsSpace(s[i]) {
+		i++
+	}
+	return i
 }
 
 // blockScalar spans a literal (|) or folded (>) scalar: from its indicator
@@ -304,19 +357,29 @@ func (c *yamlConverter) blockScalar(n *Node) error {
 // content. end is where the line ends.
 func (c *yamlConverter) blockHeader(n *Node) (indicator, end int, err error) {
 	t := c.t.Text
-	i := n.Start
-	if i >= len(t) || (t[i] != '|' && t[i] != '>') {
+	if n.Start >= len(t) || (t[n.Start] != '|' && t[n.Start] != '>') {
 		return 0, 0, c.t.errorAt(n.Start, "cannot find a block scalar indicator")
 	}
-	for i++; i < len(t) && (t[i] == '+' || t[i] == '-' || (t[i] >= '1' && t[i] <= '9')); i++ {
-		if t[i] >= '1' && t[i] <= '9' {
-			indicator = int(t[i] - '0')
-		}
-	}
-	n.HeaderEnd = i
-	end = LineEnd(t, i)
+	indicator, n.HeaderEnd = headerIndicators(t, n.Start+1)
+	end = LineEnd(t, n.HeaderEnd)
 	n.HeaderRest = t[n.HeaderEnd:end]
 	return indicator, end, nil
+}
+
+// headerIndicators reads the chomping (+ or -) and indentation (1 to 9)
+// indicators of a block scalar's header from i on: it returns the
+// indentation indicator (0 when there is none) and where they end.
+func headerIndicators(t string, i int) (indicator, end int) {
+	for ; i < len(t); i++ {
+		switch c := t[i]; {
+		case c == '+' || c == '-':
+		case c >= '1' && c <= '9':
+			indicator = int(c - '0')
+		default:
+			return indicator, i
+		}
+	}
+	return indicator, i
 }
 
 // blockContent extends a block scalar over its content lines, from line
@@ -363,14 +426,26 @@ func leadingSpaces(line string) int {
 func (c *yamlConverter) collection(n *Node, yn *yaml.Node, parentIndent int, inFlow bool) error {
 	n.Flow = yn.Style&yaml.FlowStyle != 0 || inFlow
 	if n.Flow {
-		if err := c.flowOpen(n); err != nil {
-			return err
-		}
-		if err := c.entries(n, yn, parentIndent); err != nil {
-			return err
-		}
-		return c.flowClose(n)
+		return c.flowCollection(n, yn, parentIndent)
 	}
+	return c.blockCollection(n, yn, parentIndent)
+}
+
+// flowCollection spans a flow collection, from its opening bracket to its
+// closing one.
+func (c *yamlConverter) flowCollection(n *Node, yn *yaml.Node, parentIndent int) error {
+	if err := c.flowOpen(n); err != nil {
+		return err
+	}
+	if err := c.entries(n, yn, parentIndent); err != nil {
+		return err
+	}
+	return c.flowClose(n)
+}
+
+// blockCollection spans a block collection, from its first key or dash to
+// the end of its last value.
+func (c *yamlConverter) blockCollection(n *Node, yn *yaml.Node, parentIndent int) error {
 	if err := c.blockStart(n, yn, parentIndent); err != nil {
 		return err
 	}
@@ -405,14 +480,8 @@ func (c *yamlConverter) flowOpen(n *Node) error {
 // last entry, after spaces, comments and maybe a trailing comma.
 func (c *yamlConverter) flowClose(n *Node) error {
 	t := c.t.Text
-	i := n.Start + 1
-	if k := len(n.Children); k > 0 {
-		i = n.Children[k-1].End
-		if n.Kind == Map && n.Keys[k-1].End > i {
-			i = n.Keys[k-1].End
-		}
-	}
-	for i = SkipSpaceAndComments(t, i); i < len(t) && t[i] == ','; {
+	i := SkipSpaceAndComments(t, entriesEnd(n))
+	for i < len(t) && t[i] == ',' {
 		i = SkipSpaceAndComments(t, i+1)
 	}
 	_, closer := brackets(n.Kind)
@@ -422,6 +491,20 @@ func (c *yamlConverter) flowClose(n *Node) error {
 	n.CloseAt = i
 	n.End = i + 1
 	return nil
+}
+
+// entriesEnd is where the entries of a flow collection end: after its last
+// value (or last key, when that ends later), or after its opening bracket.
+func entriesEnd(n *Node) int {
+	k := len(n.Children)
+	if k == 0 {
+		return n.Start + 1
+	}
+	i := n.Children[k-1].End
+	if n.Kind == Map && n.Keys[k-1].End > i {
+		i = n.Keys[k-1].End
+	}
+	return i
 }
 
 // blockStart places a block collection: the column of its keys or dashes,

@@ -142,6 +142,13 @@ func (t *Tree) Anchored(alias *Node) *Node {
 	return t.byYAML[alias.Source.Alias]
 }
 
+// HasProperties reports whether a YAML value has an anchor or a tag
+// written before it. A block map that has one cannot be emptied: its
+// properties would be left without a value.
+func (n *Node) HasProperties() bool {
+	return n.YAMLInfo != nil && (n.Source.Anchor != "" || n.ExplicitTag)
+}
+
 // ToYAML returns a node's value as a yaml.v3 node.
 func (t *Tree) ToYAML(n *Node) *yaml.Node {
 	t.Open(n)
@@ -153,17 +160,27 @@ func (t *Tree) ToYAML(n *Node) *yaml.Node {
 	}
 	switch n.Kind {
 	case Map:
-		out := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for i, k := range n.Keys {
-			out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: StrTag, Value: k.Value}, t.ToYAML(n.Children[i]))
-		}
-		return out
+		return t.jsonMapToYAML(n)
 	case Seq:
-		out := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, c := range n.Children {
-			out.Content = append(out.Content, t.ToYAML(c))
-		}
-		return out
+		return t.jsonListToYAML(n)
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: n.Tag, Value: n.Value}
+}
+
+// jsonMapToYAML is ToYAML of a JSON map: its keys are strings.
+func (t *Tree) jsonMapToYAML(n *Node) *yaml.Node {
+	out := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for i, k := range n.Keys {
+		out.Content = append(out.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: StrTag, Value: k.Value}, t.ToYAML(n.Children[i]))
+	}
+	return out
+}
+
+// jsonListToYAML is ToYAML of a JSON list.
+func (t *Tree) jsonListToYAML(n *Node) *yaml.Node {
+	out := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	for _, c := range n.Children {
+		out.Content = append(out.Content, t.ToYAML(c))
+	}
+	return out
 }

@@ -31,13 +31,20 @@ func KeyForms(k *yaml.Node) []string {
 		// takes the tag it was given
 		return append(forms, "v2\x00"+jsonKey12(tag, k), "1.1\x00"+jsonKey12(tag, k))
 	}
-	v2 := jsonKey12(tag, k)
-	if v2Booleans[k.Value] {
-		v2 = strconv.FormatBool(strings.ContainsRune("yYoO", rune(k.Value[0])) && !strings.EqualFold(k.Value, "off"))
-	} else if tag == "!!float" {
-		v2 = sigsFloat(k)
+	return append(forms, "v2\x00"+v2Key(tag, k), "1.1\x00"+jsonKey11(k.Value))
+}
+
+// v2Key is the JSON key yaml.v2, through sigs.k8s.io/yaml, makes of a
+// plain scalar yaml.v3 resolved to tag: yaml.v2 has booleans of its own,
+// and writes floats with float32 precision.
+func v2Key(tag string, k *yaml.Node) string {
+	switch {
+	case v2Booleans[k.Value]:
+		return boolWord(k.Value)
+	case tag == "!!float":
+		return sigsFloat(k)
 	}
-	return append(forms, "v2\x00"+v2, "1.1\x00"+jsonKey11(k.Value))
+	return jsonKey12(tag, k)
 }
 
 // JSONKey is the key yaml.v3 makes of a scalar, as Kubernetes tools turn
@@ -71,32 +78,44 @@ func StringForAll(k *yaml.Node) bool {
 // True, 80 and 0x50). Maps whose keys are all strings cost one check per
 // key.
 func ResolvedDuplicates(content []*yaml.Node, report func(i, j int)) {
-	all := true
-	for i := 0; i+1 < len(content); i += 2 {
-		if !StringForAll(content[i]) {
-			all = false
-			break
-		}
-	}
-	if all {
+	if allStringForAll(content) {
 		return
 	}
 	first := map[string]int{}
 	for j := 0; j+1 < len(content); j += 2 {
-		forms := KeyForms(content[j])
-		reported := false
-		for _, f := range forms {
-			i, seen := first[f]
-			if !seen {
-				first[f] = j
-				continue
-			}
-			if !reported && content[i].Value != content[j].Value {
-				report(i, j)
-				reported = true
-			}
+		if i, ok := sameKeyBefore(first, content, j); ok {
+			report(i, j)
 		}
 	}
+}
+
+// allStringForAll reports whether every key of a mapping's content is
+// StringForAll.
+func allStringForAll(content []*yaml.Node) bool {
+	for i := 0; i+1 < len(content); i += 2 {
+		if !StringForAll(content[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameKeyBefore records the forms of key j of content in first (each
+// form's first key) and returns the first earlier key spelled differently
+// that shares one of them.
+func sameKeyBefore(first map[string]int, content []*yaml.Node, j int) (int, bool) {
+	before, found := 0, false
+	for _, f := range KeyForms(content[j]) {
+		i, seen := first[f]
+		if !seen {
+			first[f] = j
+			continue
+		}
+		if !found && content[i].Value != content[j].Value {
+			before, found = i, true
+		}
+	}
+	return before, found
 }
 
 func isPlain(k *yaml.Node) bool {
@@ -167,13 +186,7 @@ func jsonKey11(s string) string {
 	case "!!null":
 		return "null"
 	case "!!bool":
-		switch s[0] {
-		case 'y', 'Y', 't', 'T':
-			return "true"
-		case 'o', 'O':
-			return strconv.FormatBool(len(s) == 2) // on, not off
-		}
-		return "false"
+		return boolWord(s)
 	case "!!int":
 		if n, ok := int11(s); ok {
 			return n.String()
@@ -186,36 +199,56 @@ func jsonKey11(s string) string {
 	return s
 }
 
+// boolWord is the JSON of a word YAML 1.1 or yaml.v2 reads as a
+// boolean: y, yes, true and on are true (in any of their spellings), the
+// others false.
+func boolWord(s string) string {
+	switch s[0] {
+	case 'y', 'Y', 't', 'T':
+		return "true"
+	case 'o', 'O':
+		return strconv.FormatBool(len(s) == 2) // on, not off
+	}
+	return "false"
+}
+
 // int11 reads a YAML 1.1 integer: underscores dropped, 0b binary, 0x hex,
 // a leading 0 octal, base 60 with ":".
 func int11(s string) (*big.Int, bool) {
 	s = strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "_", "")
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimLeft(s, "+-")
-	n := new(big.Int)
-	ok := true
-	switch {
-	case strings.HasPrefix(s, "0b"):
-		_, ok = n.SetString(s[2:], 2)
-	case strings.HasPrefix(s, "0x"):
-		_, ok = n.SetString(s[2:], 16)
-	case strings.Contains(s, ":"):
-		for _, part := range strings.Split(s, ":") {
-			d, err := strconv.Atoi(part)
-			if err != nil {
-				return nil, false
-			}
-			n.Mul(n, big.NewInt(60)).Add(n, big.NewInt(int64(d)))
-		}
-	case len(s) > 1 && s[0] == '0':
-		_, ok = n.SetString(s[1:], 8)
-	default:
-		_, ok = n.SetString(s, 10)
-	}
-	if neg {
+	n, ok := unsignedInt11(strings.TrimLeft(s, "+-"))
+	if ok && strings.HasPrefix(s, "-") {
 		n.Neg(n)
 	}
 	return n, ok
+}
+
+// unsignedInt11 reads a YAML 1.1 integer without its sign.
+func unsignedInt11(s string) (*big.Int, bool) {
+	switch {
+	case strings.HasPrefix(s, "0b"):
+		return new(big.Int).SetString(s[2:], 2)
+	case strings.HasPrefix(s, "0x"):
+		return new(big.Int).SetString(s[2:], 16)
+	case strings.Contains(s, ":"):
+		return base60Int(s)
+	case len(s) > 1 && s[0] == '0':
+		return new(big.Int).SetString(s[1:], 8)
+	}
+	return new(big.Int).SetString(s, 10)
+}
+
+// base60Int reads the digits of a base 60 integer (1:30:00).
+func base60Int(s string) (*big.Int, bool) {
+	n := new(big.Int)
+	for _, part := range strings.Split(s, ":") {
+		d, err := strconv.Atoi(part)
+		if err != nil {
+			return nil, false
+		}
+		n.Mul(n, big.NewInt(60)).Add(n, big.NewInt(int64(d)))
+	}
+	return n, true
 }
 
 // float11 reads a YAML 1.1 float: underscores dropped, base 60 with ":",
@@ -231,20 +264,24 @@ func float11(s string) (float64, bool) {
 		return math.NaN(), true
 	}
 	if strings.Contains(s, ":") {
-		neg := strings.HasPrefix(s, "-")
-		v := 0.0
-		for _, part := range strings.Split(strings.TrimLeft(s, "+-"), ":") {
-			d, err := strconv.ParseFloat(part, 64)
-			if err != nil {
-				return 0, false
-			}
-			v = v*60 + d
-		}
-		if neg {
-			v = -v
-		}
-		return v, true
+		return base60Float(s)
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	return f, err == nil
+}
+
+// base60Float reads a base 60 float (-1:30.5), sign and all.
+func base60Float(s string) (float64, bool) {
+	v := 0.0
+	for _, part := range strings.Split(strings.TrimLeft(s, "+-"), ":") {
+		d, err := strconv.ParseFloat(part, 64)
+		if err != nil {
+			return 0, false
+		}
+		v = v*60 + d
+	}
+	if strings.HasPrefix(s, "-") {
+		v = -v
+	}
+	return v, true
 }

@@ -1,6 +1,9 @@
 package scalar
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Printable reports whether r may stand for itself in a YAML scalar written
 // on one line: what yaml.v3's emitter takes for printable (is_printable),
@@ -44,7 +47,7 @@ func CanBePlain(s string, inFlow bool) bool {
 	if s[0] == ' ' || s[len(s)-1] == ' ' {
 		return false
 	}
-	if len(s) >= 3 && (s[:3] == "---" || s[:3] == "...") {
+	if strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
 		return false // a document marker
 	}
 	return plainStart(s, inFlow) && plainRest(s, inFlow)
@@ -70,20 +73,26 @@ func plainStart(s string, inFlow bool) bool {
 // after a space, and in a flow collection any of ",?[]{}:".
 func plainRest(s string, inFlow bool) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, w := utf8.DecodeRuneInString(s[i:])
-			if !Printable(r) || r == utf8.RuneError && w == 1 {
+		if s[i] >= utf8.RuneSelf {
+			w, ok := printableUTF8(s[i:])
+			if !ok {
 				return false
 			}
 			i += w - 1
 			continue
 		}
-		if !Printable(rune(c)) || i > 0 && indicatorInside(s, i, inFlow) {
+		if !Printable(rune(s[i])) || i > 0 && indicatorInside(s, i, inFlow) {
 			return false
 		}
 	}
 	return true
+}
+
+// printableUTF8 reports whether the character that starts s, not ASCII, is
+// valid UTF-8 and Printable; w is its width.
+func printableUTF8(s string) (w int, ok bool) {
+	r, w := utf8.DecodeRuneInString(s)
+	return w, Printable(r) && !(r == utf8.RuneError && w == 1)
 }
 
 // indicatorInside reports whether the ASCII character s[i], not the first,

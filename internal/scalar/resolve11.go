@@ -17,6 +17,13 @@ func Resolve11(s string) string {
 	if tag, ok := words11[strings.TrimSuffix(s, "\n")]; ok {
 		return tag
 	}
+	return numberTag11(s)
+}
+
+// numberTag11 is the tag of the first of PyYAML's resolvers for numbers
+// and timestamps (yaml11) that matches s, not empty; "!!str" when none
+// does.
+func numberTag11(s string) string {
 	if strings.IndexByte("-+0123456789.", s[0]) < 0 {
 		return "!!str"
 	}

@@ -8,15 +8,19 @@ import (
 // "!!float", "!!bool", "!!null", "!!timestamp" or "!!merge". yaml.v3 is
 // asked itself.
 func Resolve12(s string) string {
-	switch {
-	case s == "":
-	case !v3Hint[s[0]]:
-		return "!!str" // what yaml.v3's resolver returns at once for these
-	case v3Word[s[0]] && !v3Words[s]:
-		return "!!str" // it only looks these up in its map of words
+	if s != "" && stringAtOnce(s) {
+		return "!!str"
 	}
 	n := yaml.Node{Kind: yaml.ScalarNode, Value: s}
 	return n.ShortTag()
+}
+
+// stringAtOnce reports whether yaml.v3's resolver takes s, not empty, for
+// a string without parsing it: what it returns at once for a first byte
+// not in v3Hint, and for a value it only looks up in its map of words
+// (v3Word) and does not find there.
+func stringAtOnce(s string) bool {
+	return !v3Hint[s[0]] || v3Word[s[0]] && !v3Words[s]
 }
 
 // Resolver is Resolve12 with a memory for values yaml.v3 must parse to
@@ -27,20 +31,25 @@ type Resolver struct{ tags map[string]string }
 // Resolve12 is the package's Resolve12, remembering up to 4,096 short
 // values it had to ask yaml.v3 about.
 func (r *Resolver) Resolve12(s string) string {
-	if s == "" || !v3Hint[s[0]] || (v3Word[s[0]] && !v3Words[s]) || len(s) > 32 {
+	if s == "" || stringAtOnce(s) || len(s) > 32 {
 		return Resolve12(s)
 	}
 	if tag, ok := r.tags[s]; ok {
 		return tag
 	}
 	tag := Resolve12(s)
+	r.remember(s, tag)
+	return tag
+}
+
+// remember keeps the tag of s, while it holds fewer than 4,096.
+func (r *Resolver) remember(s, tag string) {
 	if r.tags == nil {
 		r.tags = map[string]string{}
 	}
 	if len(r.tags) < 4096 {
 		r.tags[s] = tag
 	}
-	return tag
 }
 
 // v3Hint marks the first bytes for which yaml.v3's resolver looks further

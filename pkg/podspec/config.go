@@ -73,27 +73,33 @@ func decode(config *yaml.RNode) (*Config, error) {
 	}
 	var errs []error
 	for i := range c.PodSpecPaths {
-		p := &c.PodSpecPaths[i]
-		if p.Kind == "" || p.Path == "" {
-			errs = append(errs, fmt.Errorf("podSpecPaths[%d]: kind and path are required", i))
-			continue
-		}
-		var err error
-		if p.segments, err = splitPath(p.Path); err != nil {
-			errs = append(errs, fmt.Errorf("podSpecPaths[%d]: %v", i, err))
-			continue
-		}
-		switch p.segments[0] {
-		case "apiVersion", "kind", "metadata":
-			// A `$patch: replace` there would leave a resource without
-			// its name, and kpt would fail far from here.
-			errs = append(errs, fmt.Errorf("podSpecPaths[%d]: path %q reaches into the resource's identity (apiVersion, kind, metadata), which a PodSpec patch must never replace", i, p.Path))
+		if err := c.PodSpecPaths[i].read(i); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return &c, nil
+}
+
+// read splits the path of podSpecPaths[i] into its segments, refusing a
+// path or kind left out, and a path into the resource's identity.
+func (p *PodSpecPath) read(i int) error {
+	if p.Kind == "" || p.Path == "" {
+		return fmt.Errorf("podSpecPaths[%d]: kind and path are required", i)
+	}
+	var err error
+	if p.segments, err = splitPath(p.Path); err != nil {
+		return fmt.Errorf("podSpecPaths[%d]: %v", i, err)
+	}
+	switch p.segments[0] {
+	case "apiVersion", "kind", "metadata":
+		// A `$patch: replace` there would leave a resource without
+		// its name, and kpt would fail far from here.
+		return fmt.Errorf("podSpecPaths[%d]: path %q reaches into the resource's identity (apiVersion, kind, metadata), which a PodSpec patch must never replace", i, p.Path)
+	}
+	return nil
 }
 
 // splitPath reads a podSpecPaths path. kustomize's fieldSpecs write paths
@@ -119,34 +125,18 @@ func splitPath(path string) ([]string, error) {
 // selection folds matchAnnotations into the entry's selectors: every target
 // must also carry the annotations.
 func (p Patch) selection() (selector.Set, error) {
-	for k, v := range p.MatchAnnotations {
-		if v == "" {
-			return selector.Set{}, fmt.Errorf("matchAnnotations: %q has an empty value; give the value the workloads carry", k)
-		}
+	if err := checkMatchAnnotations(p.MatchAnnotations); err != nil {
+		return selector.Set{}, err
 	}
 	set := p.Set
 	if len(p.MatchAnnotations) == 0 {
 		return set, nil
 	}
-	with := func(s selector.Selector) (selector.Selector, error) {
-		m := map[string]string{}
-		for k, v := range s.MatchAnnotations {
-			m[k] = v
-		}
-		for k, v := range p.MatchAnnotations {
-			if old, ok := m[k]; ok && old != v {
-				return s, fmt.Errorf("matchAnnotations: %q is %q here but %q in a target: no workload can match both", k, v, old)
-			}
-			m[k] = v
-		}
-		s.MatchAnnotations = m
-		return s, nil
-	}
 	if set.Target == nil && len(set.Targets) == 0 {
 		set.Target = &selector.Selector{}
 	}
 	if set.Target != nil {
-		t, err := with(*set.Target)
+		t, err := withAnnotations(*set.Target, p.MatchAnnotations)
 		if err != nil {
 			return set, err
 		}
@@ -155,10 +145,37 @@ func (p Patch) selection() (selector.Set, error) {
 	targets := make([]selector.Selector, len(set.Targets))
 	for i, t := range set.Targets {
 		var err error
-		if targets[i], err = with(t); err != nil {
+		if targets[i], err = withAnnotations(t, p.MatchAnnotations); err != nil {
 			return set, err
 		}
 	}
 	set.Targets = targets
 	return set, nil
+}
+
+// checkMatchAnnotations refuses an annotation given without a value.
+func checkMatchAnnotations(ann map[string]string) error {
+	for k, v := range ann {
+		if v == "" {
+			return fmt.Errorf("matchAnnotations: %q has an empty value; give the value the workloads carry", k)
+		}
+	}
+	return nil
+}
+
+// withAnnotations is s also asking for the annotations ann; a target that
+// asks for another value of one of them can match nothing.
+func withAnnotations(s selector.Selector, ann map[string]string) (selector.Selector, error) {
+	m := map[string]string{}
+	for k, v := range s.MatchAnnotations {
+		m[k] = v
+	}
+	for k, v := range ann {
+		if old, ok := m[k]; ok && old != v {
+			return s, fmt.Errorf("matchAnnotations: %q is %q here but %q in a target: no workload can match both", k, v, old)
+		}
+		m[k] = v
+	}
+	s.MatchAnnotations = m
+	return s, nil
 }

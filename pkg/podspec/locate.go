@@ -53,18 +53,7 @@ func newLocator(paths []PodSpecPath) *locator {
 // nothing (or no map) is there: most likely a wrong path, worth a warning.
 func (l *locator) find(r *yaml.RNode) (spec *yaml.RNode, path, missing string) {
 	group, _ := selector.SplitAPIVersion(r.GetApiVersion())
-	key := [2]string{group, r.GetKind()}
-	segs, declared := l.custom[key]
-	if !declared {
-		segs, declared = l.anyGroup[key[1]]
-	}
-	known := declared
-	if !known {
-		segs, known = builtinPaths[key]
-	}
-	if !known {
-		segs = commonShape
-	}
+	segs, declared, known := l.pathOf([2]string{group, r.GetKind()})
 	n, err := r.Pipe(yaml.Lookup(segs...))
 	if err != nil || n == nil || n.YNode().Kind != yaml.MappingNode {
 		if declared {
@@ -72,11 +61,35 @@ func (l *locator) find(r *yaml.RNode) (spec *yaml.RNode, path, missing string) {
 		}
 		return nil, "", ""
 	}
-	if !known {
-		c := n.Field("containers")
-		if c == nil || c.Value.YNode().Kind != yaml.SequenceNode {
-			return nil, "", ""
-		}
+	if _, ok := listField(n, "containers"); !known && !ok {
+		return nil, "", ""
 	}
 	return n, strings.Join(segs, "."), ""
+}
+
+// pathOf is where the PodSpec of the kind key (group and kind) is looked
+// for: the path podSpecPaths declares for the kind in that group or in any
+// group (declared), the built-in workload's (known), or else the common
+// shape.
+func (l *locator) pathOf(key [2]string) (segs []string, declared, known bool) {
+	if segs, ok := l.custom[key]; ok {
+		return segs, true, true
+	}
+	if segs, ok := l.anyGroup[key[1]]; ok {
+		return segs, true, true
+	}
+	if segs, ok := builtinPaths[key]; ok {
+		return segs, false, true
+	}
+	return commonShape, false, false
+}
+
+// listField is the elements of n's field name; ok is false when there is
+// no such field or it is not a list.
+func listField(n *yaml.RNode, name string) (elements []*yaml.Node, ok bool) {
+	f := n.Field(name)
+	if f == nil || f.Value.YNode().Kind != yaml.SequenceNode {
+		return nil, false
+	}
+	return f.Value.YNode().Content, true
 }

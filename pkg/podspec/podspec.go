@@ -126,37 +126,51 @@ func (r *podRun) runEntry(c *compiled, selected []int) {
 	var elements smp.Tally
 	paths := map[int]string{} // where each workload's PodSpec is
 	for _, i := range selected {
-		res := r.Ix.Item(i)
-		spec, path, missing := r.loc.find(res)
+		spec, path := r.podSpec(c, i)
 		if spec == nil {
-			// no PodSpec: never touched, whatever it carries
-			if missing != "" && !r.warned[i] {
-				r.warned[i] = true
-				r.Warnf(c.name, res, missing, "selected, but podSpecPaths declares its PodSpec here and there is none; left alone (check the path)")
-			}
-			continue
+			continue // no PodSpec: never touched, whatever it carries
 		}
 		n.Selected++
 		t, ok := r.types.of(i, &r.Errs)
 		if !ok {
 			continue
 		}
-		before := fnrun.Fingerprint(res)
-		applied, err := c.apply(spec, path, r.owned[i], t)
-		if err != nil {
-			r.Errorf(c.name, res, err.path, "%s", err.msg)
-		}
-		elements.Add(i, applied.elements)
+		elements.Add(i, r.patchWorkload(c, i, spec, path, t, &n))
 		paths[i] = path
-		n.containers += applied.containers
-		n.Filled += applied.filled
-		if fnrun.Changed(before, res) {
-			n.Changed++
-		}
 	}
 	r.Elements(c.name, &elements, entry.Words{Patch: "the PodSpec patch", Within: "the PodSpec",
 		At: func(i int) string { return paths[i] }, Hint: useContainerPatch})
 	r.summarize(c, n)
+}
+
+// podSpec is the PodSpec of item i and its path; nil when it has none,
+// with a warning (once per item) when podSpecPaths declares one there.
+func (r *podRun) podSpec(c *compiled, i int) (*yaml.RNode, string) {
+	res := r.Ix.Item(i)
+	spec, path, missing := r.loc.find(res)
+	if spec == nil && missing != "" && !r.warned[i] {
+		r.warned[i] = true
+		r.Warnf(c.name, res, missing, "selected, but podSpecPaths declares its PodSpec here and there is none; left alone (check the path)")
+	}
+	return spec, path
+}
+
+// patchWorkload applies c to item i's PodSpec, spec at path, of type t,
+// and counts in n what it did; it returns what the PodSpec patch did with
+// the keyed list elements it names.
+func (r *podRun) patchWorkload(c *compiled, i int, spec *yaml.RNode, path string, t *schema.Type, n *entryCounts) []smp.Element {
+	res := r.Ix.Item(i)
+	before := fnrun.Fingerprint(res)
+	applied, err := c.apply(spec, path, r.owned[i], t)
+	if err != nil {
+		r.Errorf(c.name, res, err.path, "%s", err.msg)
+	}
+	n.containers += applied.containers
+	n.Filled += applied.filled
+	if fnrun.Changed(before, res) {
+		n.Changed++
+	}
+	return applied.elements
 }
 
 // useContainerPatch is the way to edit a container only where it exists.
@@ -193,16 +207,25 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 	if err := c.compilePatches(req, p); err != nil {
 		return nil, err
 	}
-	if c.names, err = compileNames("containerNames", p.ContainerNames); err != nil {
+	if err := c.compileContainerNames(p); err != nil {
 		return nil, err
+	}
+	c.adds = patchedNames(c.podSpec)
+	return c, nil
+}
+
+// compileContainerNames compiles containerNames and rejectContainerNames.
+func (c *compiled) compileContainerNames(p Patch) error {
+	var err error
+	if c.names, err = compileNames("containerNames", p.ContainerNames); err != nil {
+		return err
 	}
 	c.namesExpr = p.ContainerNames
 	if c.reject, err = compileNames("rejectContainerNames", p.RejectContainerNames); err != nil {
-		return nil, err
+		return err
 	}
 	c.rejectExpr = p.RejectContainerNames
-	c.adds = patchedNames(c.podSpec)
-	return c, nil
+	return nil
 }
 
 // compilePatches reads the entry's PodSpec patch and container patch, and
@@ -217,12 +240,28 @@ func (c *compiled) compilePatches(req *fnrun.Request, p Patch) error {
 		return fmt.Errorf("nothing to do: give patch (a PodSpec), path, or containerPatch")
 	}
 	if text != "" {
-		o := patch.Options{Into: patch.PodSpec, Default: c.fill}
-		if c.podSpec, err = parseOne(req, c.name, "patch", cmp.Or(p.Path, p.File), text, o, checkPodSpec); err != nil {
+		if err := c.compilePodSpecPatch(req, p, text); err != nil {
 			return err
 		}
-		c.typos = append(c.typos, typos("patch", c.podSpec.Node, podSpecShape())...)
 	}
+	return c.compileContainerPatch(req, p)
+}
+
+// compilePodSpecPatch reads the PodSpec patch, text (from the entry's
+// patch, or the file it names).
+func (c *compiled) compilePodSpecPatch(req *fnrun.Request, p Patch, text string) error {
+	o := patch.Options{Into: patch.PodSpec, Default: c.fill}
+	var err error
+	if c.podSpec, err = parseOne(req, c.name, "patch", cmp.Or(p.Path, p.File), text, o, checkPodSpec); err != nil {
+		return err
+	}
+	c.typos = append(c.typos, typos("patch", c.podSpec.Node, podSpecShape())...)
+	return nil
+}
+
+// compileContainerPatch reads containerPatch, and refuses the fields that
+// choose containers for it when there is none.
+func (c *compiled) compileContainerPatch(req *fnrun.Request, p Patch) error {
 	if p.ContainerPatch == "" {
 		if p.ContainerNames != "" || p.RejectContainerNames != "" || p.InitContainers {
 			return fmt.Errorf("containerNames, rejectContainerNames and initContainers choose where containerPatch applies, and there is no containerPatch")
@@ -230,6 +269,7 @@ func (c *compiled) compilePatches(req *fnrun.Request, p Patch) error {
 		return nil
 	}
 	o := patch.Options{Into: patch.Container, Default: c.fill}
+	var err error
 	if c.container, err = parseOne(req, c.name, "containerPatch", "", p.ContainerPatch, o, checkContainer); err != nil {
 		return err
 	}
@@ -279,11 +319,8 @@ func patchedNames(d *patch.Doc) []string {
 	}
 	var names []string
 	for _, list := range []string{"containers", "initContainers"} {
-		f := d.Node.Field(list)
-		if f == nil || f.Value.YNode().Kind != yaml.SequenceNode {
-			continue
-		}
-		for _, cn := range f.Value.YNode().Content {
+		elements, _ := listField(d.Node, list)
+		for _, cn := range elements {
 			if name, err := yaml.NewRNode(cn).GetString("name"); err == nil && name != "" {
 				names = append(names, name)
 			}
@@ -378,6 +415,13 @@ func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool, t
 	if c.container == nil {
 		return a, nil
 	}
+	err := c.applyContainers(spec, path, owned, t, &a)
+	return a, err
+}
+
+// applyContainers applies the container patch to the containers chosen in
+// the PodSpec spec at path, of type t, and counts in a what it did.
+func (c *compiled) applyContainers(spec *yaml.RNode, path string, owned map[string]bool, t *schema.Type, a *applied) *applyError {
 	for _, ctr := range c.chosen(spec, owned) {
 		a.containers++
 		et := t // a JSON patch has no use for it
@@ -389,10 +433,10 @@ func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool, t
 		r, err := c.container.Apply(ctr.node, et)
 		a.filled += r.Filled
 		if err != nil {
-			return a, newApplyError(fmt.Sprintf("%s.%s[name=%s]", path, ctr.list, ctr.name), err)
+			return newApplyError(fmt.Sprintf("%s.%s[name=%s]", path, ctr.list, ctr.name), err)
 		}
 	}
-	return a, nil
+	return nil
 }
 
 // container is a container of a PodSpec: its list, its name, itself.
@@ -411,21 +455,21 @@ func (c *compiled) chosen(spec *yaml.RNode, owned map[string]bool) []container {
 	}
 	var out []container
 	for _, list := range lists {
-		f := spec.Field(list)
-		if f == nil || f.Value.YNode().Kind != yaml.SequenceNode {
-			continue
-		}
-		for _, cn := range f.Value.YNode().Content {
+		elements, _ := listField(spec, list)
+		for _, cn := range elements {
 			ctr := yaml.NewRNode(cn)
-			name, _ := ctr.GetString("name")
-			if owned[name] || (c.names != nil && !c.names.MatchString(name)) ||
-				(c.reject != nil && c.reject.MatchString(name)) {
-				continue
+			if name, _ := ctr.GetString("name"); c.reaches(name, owned) {
+				out = append(out, container{list, name, ctr})
 			}
-			out = append(out, container{list, name, ctr})
 		}
 	}
 	return out
+}
+
+// reaches reports whether the container patch applies to a container named
+// name: one containerNames and rejectContainerNames choose, not in owned.
+func (c *compiled) reaches(name string, owned map[string]bool) bool {
+	return !owned[name] && (c.names == nil || c.names.MatchString(name)) && (c.reject == nil || !c.reject.MatchString(name))
 }
 
 // newApplyError is err where it happened: at where, and for a strategic

@@ -46,44 +46,53 @@ func BesideIdentity(b *testing.B, f fnrun.Function, in []byte) {
 	}
 	identity := fnrun.Identity
 	identity.Kinds = f.Kinds // accept f's config, change nothing
-	runs := []struct {
-		name string
-		fn   fnrun.Function
-		run  func(fnrun.Function, []byte) ([]byte, fnrun.Outcome, error)
-		// asBinary: run with the collector set as our binaries set it
-		// (fnrun.TuneGC); the kyaml pass runs as kyaml-based functions do
-		asBinary bool
-	}{
+	for _, p := range []benchPass{
 		{"identity-kyaml", identity, fnrun.RunBytesKyaml, false},
 		{"identity", identity, fnrun.RunBytes, true},
 		{f.Name, f, fnrun.RunBytes, true},
+	} {
+		b.Run(p.name, func(b *testing.B) { p.bench(b, in) })
 	}
-	for _, r := range runs {
-		b.Run(r.name, func(b *testing.B) {
-			if r.asBinary {
-				defer fnrun.TuneGC()()
-			}
-			if os.Getenv(childEnv) != "" {
-				// in the child: one run, then its peak for the parent
-				resetPeak()
-				if _, o, err := r.run(r.fn, in); err != nil || o.Failed {
-					b.Fatal(err, o.Results)
-				}
-				fmt.Printf("\n%s %d\n", peakMarker, vmHWM())
-				return
-			}
-			b.SetBytes(int64(len(in)))
-			start := cpuTime()
-			for i := 0; i < b.N; i++ {
-				if _, o, err := r.run(r.fn, in); err != nil || o.Failed {
-					b.Fatal(err, o.Results)
-				}
-			}
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-			if mb := peakRSS(b); mb > 0 {
-				b.ReportMetric(mb, "peak-RSS-MB")
-			}
-		})
+}
+
+// benchPass is one of BesideIdentity's sub-benchmarks.
+type benchPass struct {
+	name string
+	fn   fnrun.Function
+	run  func(fnrun.Function, []byte) ([]byte, fnrun.Outcome, error)
+	// asBinary: run with the collector set as our binaries set it
+	// (fnrun.TuneGC); the kyaml pass runs as kyaml-based functions do
+	asBinary bool
+}
+
+// bench runs the pass b.N times on in, reporting CPU time and the peak
+// resident memory of one run; in peakRSS's child, it runs once and
+// reports that run's peak to the parent.
+func (p benchPass) bench(b *testing.B, in []byte) {
+	if p.asBinary {
+		defer fnrun.TuneGC()()
+	}
+	if os.Getenv(childEnv) != "" {
+		resetPeak()
+		p.once(b, in)
+		fmt.Printf("\n%s %d\n", peakMarker, vmHWM())
+		return
+	}
+	b.SetBytes(int64(len(in)))
+	start := cpuTime()
+	for i := 0; i < b.N; i++ {
+		p.once(b, in)
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	if mb := peakRSS(b); mb > 0 {
+		b.ReportMetric(mb, "peak-RSS-MB")
+	}
+}
+
+// once runs the pass on in, which must succeed.
+func (p benchPass) once(b *testing.B, in []byte) {
+	if _, o, err := p.run(p.fn, in); err != nil || o.Failed {
+		b.Fatal(err, o.Results)
 	}
 }
 
@@ -105,25 +114,40 @@ func peakRSS(b *testing.B) float64 {
 	if os.Getenv(childEnv) != "" {
 		return 0
 	}
-	var pattern []string
-	for _, part := range strings.Split(b.Name(), "/") {
-		part = suffix.ReplaceAllString(part, "")
-		pattern = append(pattern, "^"+regexp.QuoteMeta(part)+"$")
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench="+strings.Join(pattern, "/"), "-test.benchtime=1x")
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench="+benchPattern(b.Name()), "-test.benchtime=1x")
 	cmd.Env = append(os.Environ(), childEnv+"=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		b.Logf("peak RSS not measured: %v\n%s", err, out)
 		return 0
 	}
-	for _, line := range strings.Split(string(out), "\n") {
+	kB := reportedPeak(string(out))
+	if kB == 0 {
+		b.Logf("peak RSS not measured: no %q in\n%s", peakMarker, out)
+	}
+	return float64(kB) * 1024 / 1e6
+}
+
+// benchPattern is the -test.bench pattern that selects the benchmark named
+// name alone.
+func benchPattern(name string) string {
+	var pattern []string
+	for _, part := range strings.Split(name, "/") {
+		part = suffix.ReplaceAllString(part, "")
+		pattern = append(pattern, "^"+regexp.QuoteMeta(part)+"$")
+	}
+	return strings.Join(pattern, "/")
+}
+
+// reportedPeak is the peak in kB the child reported in its output, 0 when
+// it reported none.
+func reportedPeak(out string) int64 {
+	for _, line := range strings.Split(out, "\n") {
 		var kB int64
 		if _, err := fmt.Sscanf(line, peakMarker+" %d", &kB); err == nil && kB > 0 {
-			return float64(kB) * 1024 / 1e6
+			return kB
 		}
 	}
-	b.Logf("peak RSS not measured: no %q in\n%s", peakMarker, out)
 	return 0
 }
 

@@ -25,13 +25,23 @@ func CorpusDir() string {
 	if err != nil {
 		return ""
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
+	root := moduleRoot(wd)
+	if root == "" {
+		return ""
+	}
+	corpus := filepath.Join(filepath.Dir(root), "shared", "corpus")
+	if _, err := os.Stat(filepath.Join(corpus, "resourcelist.py")); err != nil {
+		return ""
+	}
+	return corpus
+}
+
+// moduleRoot is the directory holding go.mod at or above dir, "" when
+// there is none.
+func moduleRoot(dir string) string {
+	for ; ; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			corpus := filepath.Join(filepath.Dir(dir), "shared", "corpus")
-			if _, err := os.Stat(filepath.Join(corpus, "resourcelist.py")); err == nil {
-				return corpus
-			}
-			return ""
+			return dir
 		}
 		if filepath.Dir(dir) == dir {
 			return ""
@@ -62,6 +72,12 @@ func CorpusList(tb testing.TB, copies int, config string) []byte {
 	if b, err := os.ReadFile(cached); err == nil {
 		return b
 	}
+	return writeCorpusList(tb, corpus, copies, config, cached)
+}
+
+// writeCorpusList has the corpus's resourcelist.py write the list, and
+// keeps it in cached.
+func writeCorpusList(tb testing.TB, corpus string, copies int, config, cached string) []byte {
 	dir := tb.TempDir()
 	cfg := filepath.Join(dir, "config.yaml")
 	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {

@@ -143,6 +143,16 @@ func checkOutcome(t *testing.T, dir, expected string, got []byte, results framew
 	if failed {
 		t.Fatalf("run failed:\n%s", strings.Join(messages(results, ""), "\n"))
 	}
+	checkFindings(t, dir, results)
+	checkOutput(t, filepath.Join(dir, expected), got)
+	return true
+}
+
+// checkFindings holds the warnings and infos of a run that succeeded to
+// the case's expected-warnings.txt (none without it) and
+// expected-infos.txt (any without it).
+func checkFindings(t *testing.T, dir string, results framework.Results) {
+	t.Helper()
 	warnings := messages(results, framework.Warning)
 	if want, err := os.ReadFile(filepath.Join(dir, "expected-warnings.txt")); err == nil {
 		checkLines(t, "warning", string(want), warnings)
@@ -152,7 +162,11 @@ func checkOutcome(t *testing.T, dir, expected string, got []byte, results framew
 	if want, err := os.ReadFile(filepath.Join(dir, "expected-infos.txt")); err == nil {
 		checkLines(t, "info", string(want), messages(results, framework.Info))
 	}
-	expectedPath := filepath.Join(dir, expected)
+}
+
+// checkOutput holds a run's output to the file expectedPath.
+func checkOutput(t *testing.T, expectedPath string, got []byte) {
+	t.Helper()
 	want, err := os.ReadFile(expectedPath)
 	if err != nil {
 		t.Fatalf("%v (UPDATE_GOLDEN=1 writes it; then check it by hand)", err)
@@ -160,7 +174,6 @@ func checkOutcome(t *testing.T, dir, expected string, got []byte, results framew
 	if !bytes.Equal(got, want) {
 		t.Fatalf("output differs from %s\n--- got ---\n%s\n--- want ---\n%s", expectedPath, got, want)
 	}
-	return true
 }
 
 func exists(path string) bool {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/rlio"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
@@ -42,38 +43,34 @@ func CheckNoSecrets(t *testing.T, f fnrun.Function, dir string) {
 			continue
 		}
 		checked++
-		t.Run(filepath.Base(caseDir), func(t *testing.T) {
-			input, err := os.ReadFile(filepath.Join(caseDir, "input.yaml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, outcome := Run(t, f, filepath.Join(caseDir, "config.yaml"), input)
-			for _, r := range outcome.Results {
-				text := resultText(r)
-				for _, s := range secrets {
-					if strings.Contains(text, s) {
-						t.Errorf("a result carries the secret value %q:\n%s", s, text)
-					}
-				}
-			}
-		})
+		t.Run(filepath.Base(caseDir), func(t *testing.T) { checkNoSecret(t, f, caseDir, secrets) })
 	}
 	if checked == 0 {
 		t.Fatalf("no case below %s holds a secret value", dir)
 	}
 }
 
-// secretValues collects the values a case must not leak.
-func secretValues(t *testing.T, caseDir string) []string {
-	set := map[string]bool{}
-	if b, err := os.ReadFile(filepath.Join(caseDir, SecretValuesFile)); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if line = strings.TrimSpace(line); line != "" {
-				set[line] = true
-				set[base64.StdEncoding.EncodeToString([]byte(line))] = true
+// checkNoSecret runs the case in caseDir and fails for each result that
+// carries one of the secrets.
+func checkNoSecret(t *testing.T, f fnrun.Function, caseDir string, secrets []string) {
+	input, err := os.ReadFile(filepath.Join(caseDir, "input.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, outcome := Run(t, f, filepath.Join(caseDir, "config.yaml"), input)
+	for _, r := range outcome.Results {
+		text := resultText(r)
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("a result carries the secret value %q:\n%s", s, text)
 			}
 		}
 	}
+}
+
+// secretValues collects the values a case must not leak.
+func secretValues(t *testing.T, caseDir string) []string {
+	set := listedSecrets(caseDir)
 	input, err := os.ReadFile(filepath.Join(caseDir, "input.yaml"))
 	if err != nil {
 		return nil
@@ -82,29 +79,9 @@ func secretValues(t *testing.T, caseDir string) []string {
 	if err != nil {
 		return nil // a case about malformed input
 	}
-	add := func(v string) {
-		if len(v) >= autoSecretMin {
-			set[v] = true
-		}
-	}
 	for _, it := range items {
-		if it.GetKind() != "Secret" {
-			continue
-		}
-		for _, field := range []string{"data", "stringData"} {
-			m := it.Field(field)
-			if m == nil {
-				continue
-			}
-			c := m.Value.YNode().Content
-			for i := 1; i < len(c); i += 2 {
-				add(c[i].Value)
-				if field == "data" {
-					if b, err := base64.StdEncoding.DecodeString(c[i].Value); err == nil {
-						add(string(b))
-					}
-				}
-			}
+		if it.GetKind() == "Secret" {
+			addSecretData(set, it)
 		}
 	}
 	out := make([]string, 0, len(set))
@@ -115,19 +92,57 @@ func secretValues(t *testing.T, caseDir string) []string {
 	return out
 }
 
+// listedSecrets are the lines of the case's secret-values.txt, as written
+// and base64-encoded.
+func listedSecrets(caseDir string) map[string]bool {
+	set := map[string]bool{}
+	b, err := os.ReadFile(filepath.Join(caseDir, SecretValuesFile))
+	if err != nil {
+		return set
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			set[line] = true
+			set[base64.StdEncoding.EncodeToString([]byte(line))] = true
+		}
+	}
+	return set
+}
+
+// addSecretData adds to set the values of a Secret's data (as written and
+// base64-decoded) and stringData, those at least autoSecretMin long.
+func addSecretData(set map[string]bool, secret *yaml.RNode) {
+	add := func(v string) {
+		if len(v) >= autoSecretMin {
+			set[v] = true
+		}
+	}
+	for _, field := range []string{"data", "stringData"} {
+		m := secret.Field(field)
+		if m == nil {
+			continue
+		}
+		c := m.Value.YNode().Content
+		for i := 1; i < len(c); i += 2 {
+			add(c[i].Value)
+			if field != "data" {
+				continue
+			}
+			if b, err := base64.StdEncoding.DecodeString(c[i].Value); err == nil {
+				add(string(b))
+			}
+		}
+	}
+}
+
+// resultText is every field of a result a value could show in, one a line.
 func resultText(r *framework.Result) string {
 	parts := []string{r.Message}
 	if ref := r.ResourceRef; ref != nil {
 		parts = append(parts, ref.APIVersion, ref.Kind, ref.Name, ref.Namespace)
 	}
 	if r.Field != nil {
-		parts = append(parts, r.Field.Path)
-		if r.Field.CurrentValue != nil {
-			parts = append(parts, toText(r.Field.CurrentValue))
-		}
-		if r.Field.ProposedValue != nil {
-			parts = append(parts, toText(r.Field.ProposedValue))
-		}
+		parts = append(parts, fieldText(r.Field)...)
 	}
 	if r.File != nil {
 		parts = append(parts, r.File.Path)
@@ -136,6 +151,18 @@ func resultText(r *framework.Result) string {
 		parts = append(parts, k, v)
 	}
 	return strings.Join(parts, "\n")
+}
+
+// fieldText is a result's field: its path, and the values it gives.
+func fieldText(f *framework.Field) []string {
+	parts := []string{f.Path}
+	if f.CurrentValue != nil {
+		parts = append(parts, toText(f.CurrentValue))
+	}
+	if f.ProposedValue != nil {
+		parts = append(parts, toText(f.ProposedValue))
+	}
+	return parts
 }
 
 func toText(v any) string {

@@ -15,20 +15,9 @@ import (
 // document model, so objects cross over as YAML.
 func Processor(f fnrun.Function) fn.ResourceListProcessor {
 	return fn.ResourceListProcessorFunc(func(rl *fn.ResourceList) (bool, error) {
-		req := &fnrun.Request{}
-		for _, obj := range rl.Items {
-			n, err := yaml.Parse(obj.String())
-			if err != nil {
-				return false, err
-			}
-			req.Items = append(req.Items, n)
-		}
-		if rl.FunctionConfig != nil {
-			n, err := yaml.Parse(rl.FunctionConfig.String())
-			if err != nil {
-				return false, err
-			}
-			req.Config = n
+		req, err := request(rl)
+		if err != nil {
+			return false, err
 		}
 		outcome := f.Process(req)
 		for _, r := range outcome.Results {
@@ -37,21 +26,52 @@ func Processor(f fnrun.Function) fn.ResourceListProcessor {
 		if outcome.Failed {
 			return false, nil
 		}
-		items := make(fn.KubeObjects, 0, len(req.Items))
-		for _, n := range req.Items {
-			s, err := n.String()
-			if err != nil {
-				return false, err
-			}
-			obj, err := fn.ParseKubeObject([]byte(s))
-			if err != nil {
-				return false, fmt.Errorf("%s: %w", fnrun.Describe(n), err)
-			}
-			items = append(items, obj)
+		items, err := kubeObjects(req.Items)
+		if err != nil {
+			return false, err
 		}
 		rl.Items = items
 		return true, nil
 	})
+}
+
+// request is the runner's request for the SDK's list: its items and its
+// config, crossed over as YAML.
+func request(rl *fn.ResourceList) (*fnrun.Request, error) {
+	req := &fnrun.Request{}
+	for _, obj := range rl.Items {
+		n, err := yaml.Parse(obj.String())
+		if err != nil {
+			return nil, err
+		}
+		req.Items = append(req.Items, n)
+	}
+	if rl.FunctionConfig != nil {
+		n, err := yaml.Parse(rl.FunctionConfig.String())
+		if err != nil {
+			return nil, err
+		}
+		req.Config = n
+	}
+	return req, nil
+}
+
+// kubeObjects are the runner's items as the SDK's objects, crossed over as
+// YAML.
+func kubeObjects(items []*yaml.RNode) (fn.KubeObjects, error) {
+	objs := make(fn.KubeObjects, 0, len(items))
+	for _, n := range items {
+		s, err := n.String()
+		if err != nil {
+			return nil, err
+		}
+		obj, err := fn.ParseKubeObject([]byte(s))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", fnrun.Describe(n), err)
+		}
+		objs = append(objs, obj)
+	}
+	return objs, nil
 }
 
 func sdkResult(r *framework.Result) *fn.Result {

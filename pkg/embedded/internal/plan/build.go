@@ -19,20 +19,12 @@ func build(path fieldpath.Path, from int, set func(*yaml.Node) (*yaml.Node, erro
 	seg := path[from]
 	switch seg.Kind {
 	case fieldpath.Field:
-		child, err := build(path, from+1, set)
-		if err != nil {
-			return nil, err
-		}
-		return mapOf(seg.Key, child), nil
+		return buildInside(path, from, set, func(v *yaml.Node) *yaml.Node { return mapOf(seg.Key, v) })
 	case fieldpath.Index:
 		if seg.Index != 0 {
 			return nil, &locate.Error{Segment: from, Msg: fmt.Sprintf("cannot create element %d of a new list (only 0)", seg.Index)}
 		}
-		child, err := build(path, from+1, set)
-		if err != nil {
-			return nil, err
-		}
-		return listOf(child), nil
+		return buildInside(path, from, set, listOf)
 	case fieldpath.Match:
 		el, err := buildElement(path, from, set, span.StrTag)
 		if err != nil {
@@ -41,6 +33,16 @@ func build(path fieldpath.Path, from int, set func(*yaml.Node) (*yaml.Node, erro
 		return listOf(el), nil
 	}
 	return nil, &locate.Error{Segment: from, Msg: "cannot create what * stands for; name the key or element"}
+}
+
+// buildInside builds the value for path[from+1:] and puts it in the map
+// or list that segment from makes (wrap).
+func buildInside(path fieldpath.Path, from int, set func(*yaml.Node) (*yaml.Node, error), wrap func(*yaml.Node) *yaml.Node) (*yaml.Node, error) {
+	child, err := build(path, from+1, set)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(child), nil
 }
 
 // buildElement makes the list element [key=value] creates: a map holding
@@ -73,21 +75,31 @@ func buildElement(path fieldpath.Path, at int, set func(*yaml.Node) (*yaml.Node,
 // buildElementOf is buildElement for the existing list: the matched field
 // takes the type its siblings have (a port number stays a number).
 func (p *planner) buildElementOf(list *span.Node, path fieldpath.Path, at int, set func(*yaml.Node) (*yaml.Node, error)) (*yaml.Node, error) {
-	seg := path[at]
-	tag := span.StrTag
+	return buildElement(path, at, set, p.matchedTag(list, path[at], at))
+}
+
+// matchedTag is the tag of the field seg matches on in a new element of
+// list: that of the field in the first map element that has it, where the
+// value seg gives reads as that type; a string otherwise.
+func (p *planner) matchedTag(list *span.Node, seg fieldpath.Segment, at int) string {
 	for _, el := range list.Children {
 		if el.Kind != span.Map {
 			continue
 		}
 		if j, _ := p.d.FindKey(el, seg.Key, at); j >= 0 {
-			sib := el.Children[j]
-			if sib.Kind == span.Scalar && sib.Tag != span.StrTag && scalartype.At(sib, &yaml.Node{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: seg.Value}) == sib.Tag {
-				tag = sib.Tag
-			}
-			break
+			return tagLike(el.Children[j], seg.Value)
 		}
 	}
-	return buildElement(path, at, set, tag)
+	return span.StrTag
+}
+
+// tagLike is the tag of the scalar sib, when value reads as that type where
+// sib is and it is not a string; a string's otherwise.
+func tagLike(sib *span.Node, value string) string {
+	if sib.Kind == span.Scalar && sib.Tag != span.StrTag && scalartype.At(sib, &yaml.Node{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: value}) == sib.Tag {
+		return sib.Tag
+	}
+	return span.StrTag
 }
 
 // mapOf makes the map {key: v}.

@@ -69,7 +69,7 @@ func (p *planner) deletedKey(n *span.Node, key string, seg int) (int, error) {
 	if idx < 0 {
 		return 0, &locate.Error{Segment: seg, Msg: fmt.Sprintf("no key %q in the %s%s%s", key, d.Describe(n), d.Of(), locate.KeyList(n))}
 	}
-	if n.YAMLInfo != nil && len(n.Children) == 1 && !n.Flow && (n.Source.Anchor != "" || n.ExplicitTag) {
+	if len(n.Children) == 1 && !n.Flow && n.HasProperties() {
 		return 0, &locate.Error{Segment: seg, Msg: "cannot empty a map that has an anchor or a tag" + d.Of()}
 	}
 	return idx, nil

@@ -86,19 +86,13 @@ func (p *planner) addAt(pl locate.Place, i int, path fieldpath.Path, s setter) e
 // addValue is the value a change adds at pl: a key of a map, an element
 // of a list.
 func (p *planner) addValue(pl locate.Place, path fieldpath.Path, s setter) (*yaml.Node, error) {
-	d, n, seg := p.d, pl.N, path[pl.At]
-	if s.raw != "" && (pl.At+1 != len(path) || seg.Kind == fieldpath.Match || d.Format != span.JSON) {
-		return nil, d.Errorf(pl.At, "cannot create %s: SetText writes only the last key or element of a JSON document", path[pl.At:])
-	}
-	if n.Kind == span.Map {
-		if err := d.NewKeyClash(n, seg.Key, pl.At); err != nil {
-			return nil, err
-		}
+	if err := p.checkAdd(pl, path, s); err != nil {
+		return nil, err
 	}
 	var v *yaml.Node
 	var err error
-	if n.Kind == span.Seq && seg.Kind == fieldpath.Match {
-		v, err = p.buildElementOf(n, path, pl.At, s.set)
+	if pl.N.Kind == span.Seq && path[pl.At].Kind == fieldpath.Match {
+		v, err = p.buildElementOf(pl.N, path, pl.At, s.set)
 	} else {
 		v, err = build(path, pl.At+1, s.set)
 	}
@@ -106,6 +100,20 @@ func (p *planner) addValue(pl locate.Place, path fieldpath.Path, s setter) (*yam
 		return nil, p.withHolder(err)
 	}
 	return v, nil
+}
+
+// checkAdd refuses what a change cannot add at pl: SetText's text
+// anywhere but as the last key or element of a JSON document, and a key
+// that clashes with one of the map's.
+func (p *planner) checkAdd(pl locate.Place, path fieldpath.Path, s setter) error {
+	d, n, seg := p.d, pl.N, path[pl.At]
+	if s.raw != "" && (pl.At+1 != len(path) || seg.Kind == fieldpath.Match || d.Format != span.JSON) {
+		return d.Errorf(pl.At, "cannot create %s: SetText writes only the last key or element of a JSON document", path[pl.At:])
+	}
+	if n.Kind == span.Map {
+		return d.NewKeyClash(n, seg.Key, pl.At)
+	}
+	return nil
 }
 
 // buildAt replaces the null at pl with the maps and lists path[pl.At:]

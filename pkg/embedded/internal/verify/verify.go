@@ -67,11 +67,8 @@ func sameYAML(o, n *span.Node) bool {
 	if o.Kind != n.Kind || len(o.Children) != len(n.Children) {
 		return false
 	}
-	switch o.Kind {
-	case span.Scalar:
-		return o.Value == n.Value && o.Tag == n.Tag
-	case span.Alias:
-		return o.Source.Value == n.Source.Value
+	if o.Kind == span.Scalar || o.Kind == span.Alias {
+		return sameLeaf(o, n)
 	}
 	for i := range o.Children {
 		if o.Kind == span.Map && !sameYAML(o.Keys[i], n.Keys[i]) {
@@ -84,29 +81,51 @@ func sameYAML(o, n *span.Node) bool {
 	return true
 }
 
+// sameLeaf reports whether two scalars hold the same value of the same
+// type, or two aliases name the same anchor.
+func sameLeaf(o, n *span.Node) bool {
+	if o.Kind == span.Alias {
+		return o.Source.Value == n.Source.Value
+	}
+	return o.Value == n.Value && o.Tag == n.Tag
+}
+
 // compare compares the value at addr before (o) and after (n) the edit:
 // equal, unless the address was edited, where it must read as checked.
 func (v *verifier) compare(o, n *span.Node, addr string) error {
 	if !v.onPath[addr] {
-		if !v.same(o, n) {
-			return fmt.Errorf("the %s at %s changed", o.Kind, where(addr))
-		}
-		return nil
+		return v.unchanged(o, n, addr)
 	}
 	v.old.Open(o)
 	v.new.Open(n)
-	c, checked := v.checks[addr]
-	switch {
-	case checked && c.Entries():
-		return v.compareEntries(o, n, addr, c)
-	case checked:
-		if !v.matchesWant(n, c.Want) {
-			return fmt.Errorf("the value written at %s does not read back", where(addr))
-		}
-		return nil
+	if c, checked := v.checks[addr]; checked {
+		return v.compareChecked(o, n, addr, c)
 	}
 	return v.compareOnPath(o, n, addr)
 }
+
+// unchanged is an error when the value o, now n at addr, changed.
+func (v *verifier) unchanged(o, n *span.Node, addr string) error {
+	if !v.same(o, n) {
+		return fmt.Errorf("the %s at %s changed", o.Kind, where(addr))
+	}
+	return nil
+}
+
+// compareChecked compares a value that was edited with what c says was
+// written: entries removed and added, or a value that must read back.
+func (v *verifier) compareChecked(o, n *span.Node, addr string, c write.Check) error {
+	if c.Entries() {
+		return v.compareEntries(o, n, addr, c)
+	}
+	if !v.matchesWant(n, c.Want) {
+		return fmt.Errorf("the value written at %s does not read back", where(addr))
+	}
+	return nil
+}
+
+// leafWord names a scalar ("value") or an alias in messages.
+var leafWord = map[span.Kind]string{span.Scalar: "value", span.Alias: "alias"}
 
 // compareOnPath compares a value on the way to an edit, not edited
 // itself: a scalar or alias as it was, a map or list with the same
@@ -115,15 +134,9 @@ func (v *verifier) compareOnPath(o, n *span.Node, addr string) error {
 	if o.Kind != n.Kind {
 		return fmt.Errorf("the %s at %s became a %s", o.Kind, where(addr), n.Kind)
 	}
-	switch o.Kind {
-	case span.Scalar:
-		if o.Value != n.Value || o.Tag != n.Tag {
-			return fmt.Errorf("the value at %s changed", where(addr))
-		}
-		return nil
-	case span.Alias:
-		if o.Source.Value != n.Source.Value {
-			return fmt.Errorf("the alias at %s changed", where(addr))
+	if o.Kind == span.Scalar || o.Kind == span.Alias {
+		if !sameLeaf(o, n) {
+			return fmt.Errorf("the %s at %s changed", leafWord[o.Kind], where(addr))
 		}
 		return nil
 	}
@@ -169,7 +182,7 @@ func (v *verifier) compareKept(o, n *span.Node, addr string, gone map[int]bool) 
 // compareAdded compares the entries of n from j on with those added.
 func (v *verifier) compareAdded(n *span.Node, j int, addr string, added []write.Added) error {
 	for _, a := range added {
-		if n.Kind == span.Map && (n.Keys[j].Kind != span.Scalar || n.Keys[j].Value != a.Key) {
+		if n.Kind == span.Map && !keyIs(n.Keys[j], a.Key) {
 			return fmt.Errorf("the key added at %s does not read back", where(addr))
 		}
 		if !v.matchesWant(n.Children[j], a.Want) {
@@ -184,10 +197,7 @@ func (v *verifier) compareAdded(n *span.Node, j int, addr string, added []write.
 // nothing below it was edited.
 func (v *verifier) compareMoved(o, n *span.Node, oldAddr, newAddr string) error {
 	if !v.onPath[oldAddr] {
-		if !v.same(o, n) {
-			return fmt.Errorf("the %s at %s changed", o.Kind, where(newAddr))
-		}
-		return nil
+		return v.unchanged(o, n, newAddr)
 	}
 	return v.compare(o, n, oldAddr)
 }
@@ -222,12 +232,16 @@ func (v *verifier) matchesMap(n *span.Node, want *yaml.Node) bool {
 		return false
 	}
 	for i := range n.Children {
-		k := want.Content[2*i]
-		if n.Keys[i].Kind != span.Scalar || n.Keys[i].Value != k.Value || !v.matchesWant(n.Children[i], want.Content[2*i+1]) {
+		if !keyIs(n.Keys[i], want.Content[2*i].Value) || !v.matchesWant(n.Children[i], want.Content[2*i+1]) {
 			return false
 		}
 	}
 	return true
+}
+
+// keyIs reports whether the key k is the scalar key.
+func keyIs(k *span.Node, key string) bool {
+	return k.Kind == span.Scalar && k.Value == key
 }
 
 // matchesList is matchesWant for a list: elements that match, in order.

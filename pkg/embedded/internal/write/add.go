@@ -84,31 +84,37 @@ func (w *writer) addYAML(n *span.Node, adds []plan.Append, allGone bool) Edit {
 // addFlowYAML is addYAML for a flow collection: the new entries follow the
 // last one, after ", ".
 func (w *writer) addFlowYAML(n *span.Node, adds []plan.Append, allGone bool) Edit {
-	l := w.yamlLayout()
 	k := len(n.Children)
 	follow := k > 0 && !allGone // old entries stay before the new ones
-	var b strings.Builder
-	for i, a := range adds {
-		if i > 0 || follow {
-			b.WriteString(", ")
-		}
-		if n.Kind == span.Map {
-			b.WriteString(l.Key(a.Seg.Key, true) + ": ")
-		}
-		b.WriteString(l.Flow(a.Value))
-	}
+	text := flowEntries(w.yamlLayout(), n.Kind == span.Map, adds, follow)
 	at := w.flowAddAt(n, allGone)
 	if at < len(w.d.Text) && w.d.Text[at] == '#' {
 		// A comment right there: a plain value would take it in.
-		b.WriteByte(' ')
+		text += " "
 	}
-	text := b.String()
 	if follow && emptyAfterProperties(n.Children[k-1]) {
 		// After an empty value's tag ({"a": !t}): a "," right after it
 		// would read as part of the tag.
 		text = " " + text
 	}
 	return Edit{Start: at, End: at, Text: text}
+}
+
+// flowEntries writes the entries adds of a YAML flow map or list, each
+// after ", " but the first, which gets it too when it follows old
+// entries.
+func flowEntries(l encode.YAMLLayout, isMap bool, adds []plan.Append, follow bool) string {
+	var b strings.Builder
+	for i, a := range adds {
+		if i > 0 || follow {
+			b.WriteString(", ")
+		}
+		if isMap {
+			b.WriteString(l.Key(a.Seg.Key, true) + ": ")
+		}
+		b.WriteString(l.Flow(a.Value))
+	}
+	return b.String()
 }
 
 // emptyAfterProperties reports whether n is an empty YAML value after its

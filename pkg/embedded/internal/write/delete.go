@@ -124,13 +124,17 @@ func (w *writer) flowEntryEnd(n *span.Node, i int) int {
 	if j >= len(t) || t[j] != ':' {
 		return end
 	}
-	colon := emptyValueEnd(t, j+1)
-	j = colon
-	for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
-		j++ // the space before "}" or "," went with the value
-	}
+	return afterEmptyValue(t, j+1)
+}
+
+// afterEmptyValue is where an empty flow value ends, from i right after
+// its ":": past its tags and anchors, and past the space after them, which
+// went with the value, unless a comment follows and keeps it.
+func afterEmptyValue(t string, i int) int {
+	end := emptyValueEnd(t, i)
+	j := blankEnd(t, end) // the space before "}" or "," went with the value
 	if j < len(t) && t[j] == '#' {
-		return colon // but a comment keeps the space before it
+		return end // but a comment keeps the space before it
 	}
 	return j
 }
@@ -158,25 +162,52 @@ func spaceEnd(t string, i int) int {
 	return i
 }
 
+// blankEnd moves past spaces and tabs.
+func blankEnd(t string, i int) int {
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// blankStart moves back over the spaces and tabs before i.
+func blankStart(t string, i int) int {
+	for i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
+		i--
+	}
+	return i
+}
+
 // flowEntryStart is where entry i of a flow map or list begins, with the
 // tags and anchors written before its key or element ({a, !t k: 1}), which
 // belong to it (fuzz finding: deleting the entry before took them).
 func (w *writer) flowEntryStart(n *span.Node, i int) int {
 	start := entryStart(n, i)
 	for {
-		j := start
-		for j > 0 && span.IsSpace(w.d.Text[j-1]) {
-			j--
-		}
-		k := j
-		for k > 0 && !span.IsSpace(w.d.Text[k-1]) && !strings.ContainsRune(",[{", rune(w.d.Text[k-1])) {
-			k--
-		}
-		if k == j || k < n.Start+1 || w.d.Text[k] != '!' && w.d.Text[k] != '&' {
+		k, ok := w.propertyBefore(start, n.Start+1)
+		if !ok {
 			return start
 		}
 		start = k
 	}
+}
+
+// propertyBefore is where the tag or anchor before at (across white
+// space) starts, when there is one, starting at floor or later.
+func (w *writer) propertyBefore(at, floor int) (int, bool) {
+	t := w.d.Text
+	j := at
+	for j > 0 && span.IsSpace(t[j-1]) {
+		j--
+	}
+	k := j
+	for k > 0 && !span.IsSpace(t[k-1]) && !strings.ContainsRune(",[{", rune(t[k-1])) {
+		k--
+	}
+	if k == j || k < floor || t[k] != '!' && t[k] != '&' {
+		return 0, false
+	}
+	return k, true
 }
 
 // isCommentLine reports whether the line starting at ls holds only a
@@ -239,7 +270,7 @@ func (w *writer) emptyMap(p locate.Place) (Edit, error) {
 		}
 		return Edit{Start: n.Start, End: n.End, Text: "{}"}, nil
 	}
-	if n.Source.Anchor != "" || n.ExplicitTag {
+	if n.HasProperties() {
 		return Edit{}, fmt.Errorf("cannot empty a map that has an anchor or a tag")
 	}
 	return w.slotEdit(p, " {}", " {}", "{}")

@@ -11,28 +11,18 @@ import (
 func (w *writer) lineIndent(off int) string {
 	t := w.d.Text
 	ls := w.d.Lines()[w.d.LineOf(off)]
-	i := ls
-	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
-		i++
-	}
-	return t[ls:i]
+	return t[ls:blankEnd(t, ls)]
 }
 
 // jsonLayout describes the JSON around container (nil: the document), new
 // lines indented from indent.
 func (w *writer) jsonLayout(container *span.Node, indent string) encode.JSONLayout {
 	l := encode.JSONLayout{Indent: indent, Unit: "  ", Colon: ": ", Comma: " ", NL: w.d.Newline}
-	// What the whole document says is worked out once: a batch of edits
-	// asks for it again and again.
-	if w.layout == nil {
-		w.layout = &layoutFacts{pretty: strings.ContainsAny(w.d.Text, "\n\r")}
-		w.layoutWalk(w.d.Root, w.layout)
-	}
 	var f layoutFacts
 	if container != nil {
 		w.layoutWalk(container, &f)
 	}
-	f.fill(w.layout)
+	f.fill(w.documentFacts())
 	l.Pretty = w.layout.pretty
 	if f.colonFound {
 		l.Colon = f.colon
@@ -47,6 +37,16 @@ func (w *writer) jsonLayout(container *span.Node, indent string) encode.JSONLayo
 		l.Comma = ""
 	}
 	return l
+}
+
+// documentFacts is what the whole document says of its layout, worked out
+// once: a batch of edits asks for it again and again.
+func (w *writer) documentFacts() *layoutFacts {
+	if w.layout == nil {
+		w.layout = &layoutFacts{pretty: strings.ContainsAny(w.d.Text, "\n\r")}
+		w.layoutWalk(w.d.Root, w.layout)
+	}
+	return w.layout
 }
 
 // layoutFacts is what the JSON text says of its own layout: the first map
@@ -165,20 +165,7 @@ func keyQuotingOf(t *span.Tree) span.Style {
 		return span.Plain
 	}
 	var q keyQuote
-	stack := []*span.Node{t.Root}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if !q.take(n.Keys) {
-			return span.Plain
-		}
-		for _, c := range n.Children {
-			if c.Kind == span.Map || c.Kind == span.Seq {
-				stack = append(stack, c)
-			}
-		}
-	}
-	if !q.found {
+	if !q.takeAll(t.Root) || !q.found {
 		return span.Plain
 	}
 	return q.style
@@ -188,6 +175,25 @@ func keyQuotingOf(t *span.Tree) span.Style {
 type keyQuote struct {
 	style span.Style
 	found bool
+}
+
+// takeAll notes the quoting of the keys of every map in the tree below
+// root, and reports false at the first key take refuses.
+func (q *keyQuote) takeAll(root *span.Node) bool {
+	stack := []*span.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !q.take(n.Keys) {
+			return false
+		}
+		for _, c := range n.Children {
+			if c.Kind == span.Map || c.Kind == span.Seq {
+				stack = append(stack, c)
+			}
+		}
+	}
+	return true
 }
 
 // take notes the quoting of scalar keys, and reports false at one that is

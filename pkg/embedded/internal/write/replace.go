@@ -35,21 +35,27 @@ func (w *writer) replace(p locate.Place, v *yaml.Node, raw string) (Edit, Check,
 // scalartype.At decides (or the value's own, under Options.GivenType).
 func (w *writer) replaceScalar(p locate.Place, v *yaml.Node) (Edit, Check, error) {
 	n := p.N
-	tag := scalartype.At(n, v)
-	if w.opts.GivenType {
-		tag = scalartype.At(nil, v)
-	}
+	tag := w.scalarTag(n, v)
 	if w.d.Format == span.JSON {
 		return Edit{Start: n.Start, End: n.End, Text: encode.JSONScalar(tag, v.Value)}, Check{Want: encode.JSONReadBack(tag, v.Value)}, nil
 	}
 	if n.ExplicitTag && n.Kind == span.Scalar {
 		tag = n.Tag // the tag written before the value stays and decides
 	}
-	if n.Kind == span.Scalar && (n.End > n.Start || (n.YAMLInfo != nil && n.PropStart < n.Start)) {
+	if n.Kind == span.Scalar && (n.End > n.Start || emptyAfterProperties(n)) {
 		e, c := w.rewriteYAMLScalar(n, v, tag)
 		return e, c, nil
 	}
 	return w.newYAMLScalar(p, v, tag)
+}
+
+// scalarTag is the type the scalar v takes where n is: what scalartype.At
+// decides, or the value's own under Options.GivenType.
+func (w *writer) scalarTag(n *span.Node, v *yaml.Node) string {
+	if w.opts.GivenType {
+		return scalartype.At(nil, v)
+	}
+	return scalartype.At(n, v)
 }
 
 // rewriteYAMLScalar writes a YAML scalar over one: a value in place, or an
@@ -160,9 +166,7 @@ func (w *writer) dashSlot(p locate.Place, text string) (Edit, error) {
 	if n.YAMLInfo != nil {
 		i = n.PropStart // the '-' comes before an anchor or tag
 	}
-	for i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
-		i--
-	}
+	i = blankStart(t, i)
 	if i == 0 || t[i-1] != '-' {
 		return Edit{}, fmt.Errorf("cannot find the '-' of a list element")
 	}

@@ -65,16 +65,22 @@ func (s *Set) add(v string, structured bool) {
 	s.addForm(v)
 	s.addForm(strings.TrimSpace(v))
 	if strings.ContainsAny(v, "\n\r") {
-		for _, line := range strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' }) {
-			s.addForm(line)
-			s.addForm(strings.TrimSpace(line))
-		}
+		s.addLines(v)
 	}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 		s.addForm(enc.EncodeToString([]byte(v)))
 	}
 	if structured {
 		s.addLeaves(v)
+	}
+}
+
+// addLines registers each line of a value of several lines, as written
+// and trimmed.
+func (s *Set) addLines(v string) {
+	for _, line := range strings.FieldsFunc(v, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		s.addForm(line)
+		s.addForm(strings.TrimSpace(line))
 	}
 }
 
@@ -89,30 +95,38 @@ func (s *Set) addLeaves(v string) {
 	if err := yaml.Unmarshal([]byte(v), &doc); err != nil {
 		return
 	}
-	n := 0
-	var walk func(*yaml.Node)
-	walk = func(x *yaml.Node) {
-		if n >= maxLeaves {
-			return
+	w := leafWalk{s: s, whole: v}
+	w.walk(&doc)
+}
+
+// leafWalk is addLeaves' walk of the document whole, which registers up
+// to maxLeaves of its scalars.
+type leafWalk struct {
+	s     *Set
+	whole string
+	n     int // the nodes walked
+}
+
+func (w *leafWalk) walk(x *yaml.Node) {
+	if w.n >= maxLeaves {
+		return
+	}
+	w.n++
+	switch x.Kind {
+	case yaml.ScalarNode:
+		// true, false and null are no secrets, and are everywhere
+		if t := x.ShortTag(); t != "!!bool" && t != "!!null" && x.Value != w.whole {
+			w.s.add(x.Value, false)
 		}
-		n++
-		switch x.Kind {
-		case yaml.ScalarNode:
-			// true, false and null are no secrets, and are everywhere
-			if t := x.ShortTag(); t != "!!bool" && t != "!!null" && x.Value != v {
-				s.add(x.Value, false)
-			}
-		case yaml.MappingNode:
-			for i := 1; i < len(x.Content); i += 2 {
-				walk(x.Content[i]) // values only: keys are not secret
-			}
-		case yaml.DocumentNode, yaml.SequenceNode:
-			for _, c := range x.Content {
-				walk(c) // aliases are not followed: their anchors are walked
-			}
+	case yaml.MappingNode:
+		for i := 1; i < len(x.Content); i += 2 {
+			w.walk(x.Content[i]) // values only: keys are not secret
+		}
+	case yaml.DocumentNode, yaml.SequenceNode:
+		for _, c := range x.Content {
+			w.walk(c) // aliases are not followed: their anchors are walked
 		}
 	}
-	walk(&doc)
 }
 
 func (s *Set) addForm(f string) {
@@ -137,40 +151,64 @@ func (s *Set) String(text string) string {
 	if s.Len() == 0 || len(text) < MinLen {
 		return text
 	}
-	var b strings.Builder
-	done := 0           // text[:done] is written
-	start, end := 0, -1 // the run of occurrences being gathered, if end >= 0
+	r := redaction{text: text, end: -1}
 	for i := 0; i+MinLen <= len(text); i++ {
-		reach := -1
-		for _, f := range s.byPrefix[text[i:i+MinLen]] {
-			if i+len(f) > reach && strings.HasPrefix(text[i:], f) {
-				reach = i + len(f)
-			}
+		if reach := s.reach(text, i); reach >= 0 {
+			r.cover(i, reach)
 		}
-		if reach < 0 {
-			continue
-		}
-		if end >= 0 && i <= end {
-			end = max(end, reach) // overlaps or touches the run
-			continue
-		}
-		if end >= 0 {
-			b.WriteString(text[done:start])
-			b.WriteString(Marker)
-			done = end
-		}
-		start, end = i, reach
 	}
-	if end < 0 && done == 0 {
-		return text
+	return r.result()
+}
+
+// reach is where the longest form found at text[i:] ends, -1 when none is
+// there.
+func (s *Set) reach(text string, i int) int {
+	reach := -1
+	for _, f := range s.byPrefix[text[i:i+MinLen]] {
+		if i+len(f) > reach && strings.HasPrefix(text[i:], f) {
+			reach = i + len(f)
+		}
 	}
-	if end >= 0 {
-		b.WriteString(text[done:start])
-		b.WriteString(Marker)
-		done = end
+	return reach
+}
+
+// redaction is String's work on text: text[:done] is written to b, and
+// the run of occurrences being gathered is text[start:end], if end >= 0.
+type redaction struct {
+	text             string
+	b                strings.Builder
+	done, start, end int
+}
+
+// cover adds the occurrence text[i:reach] to the run when it overlaps or
+// touches it, or else writes the run and starts another.
+func (r *redaction) cover(i, reach int) {
+	if r.end >= 0 && i <= r.end {
+		r.end = max(r.end, reach)
+		return
 	}
-	b.WriteString(text[done:])
-	return b.String()
+	r.flush()
+	r.start, r.end = i, reach
+}
+
+// flush writes the text before the run, and Marker for the run.
+func (r *redaction) flush() {
+	if r.end < 0 {
+		return
+	}
+	r.b.WriteString(r.text[r.done:r.start])
+	r.b.WriteString(Marker)
+	r.done = r.end
+}
+
+// result is the text redacted: the text itself when nothing was found.
+func (r *redaction) result() string {
+	if r.end < 0 {
+		return r.text
+	}
+	r.flush()
+	r.b.WriteString(r.text[r.done:])
+	return r.b.String()
 }
 
 // Error returns err with its text redacted, or err itself when nothing in
@@ -212,12 +250,17 @@ func (s *Set) Result(r *framework.Result) {
 		f.Path = s.String(f.Path)
 	}
 	if len(r.Tags) > 0 {
-		tags := make(map[string]string, len(r.Tags))
-		for k, v := range r.Tags {
-			tags[s.String(k)] = s.String(v)
-		}
-		r.Tags = tags
+		r.Tags = s.tags(r.Tags)
 	}
+}
+
+// tags is a result's tags, keys and values redacted.
+func (s *Set) tags(in map[string]string) map[string]string {
+	tags := make(map[string]string, len(in))
+	for k, v := range in {
+		tags[s.String(k)] = s.String(v)
+	}
+	return tags
 }
 
 // Results redacts each result in place and returns rs.

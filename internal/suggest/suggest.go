@@ -37,8 +37,8 @@ func nearestByEdits(word string, candidates []string) string {
 			continue
 		}
 		d := Distance(lw, strings.ToLower(c), limit)
-		if d > limit || (d > 0 && d >= utf8.RuneCountInString(word)) {
-			continue // too far, or nothing of the word is left
+		if !nearEnough(d, limit, word) {
+			continue
 		}
 		if bestDist < 0 || d < bestDist {
 			best, bestDist = c, d
@@ -47,17 +47,17 @@ func nearestByEdits(word string, candidates []string) string {
 	return best
 }
 
+// nearEnough reports whether a candidate d edits away from word is a
+// likely typo of it: within limit, and not so far that nothing of the
+// word is left.
+func nearEnough(d, limit int, word string) bool {
+	return d <= limit && (d == 0 || d < utf8.RuneCountInString(word))
+}
+
 // Limit is the largest edit distance Nearest accepts for word.
 func Limit(word string) int {
 	n := utf8.RuneCountInString(word)
-	l := 1 + (n-1)/4
-	if l > 3 {
-		l = 3
-	}
-	if l < 1 {
-		l = 1
-	}
-	return l
+	return max(min(1+(n-1)/4, 3), 1)
 }
 
 // Distance is the optimal-string-alignment distance between a and b,
@@ -76,26 +76,39 @@ func Distance(a, b string, max int) int {
 		prev[j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				v = min(v, prev2[j-2]+1)
-			}
-			cur[j] = v
-			rowMin = min(rowMin, v)
-		}
-		if rowMin > max {
+		if distanceRow(ra, rb, i, prev2, prev, cur) > max {
 			return max + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+// distanceRow fills cur, row i of Distance's table (ra[:i] against each
+// prefix of rb), from the two rows before it, and returns its smallest
+// value.
+func distanceRow(ra, rb []rune, i int, prev2, prev, cur []int) int {
+	cur[0] = i
+	rowMin := cur[0]
+	for j := 1; j <= len(rb); j++ {
+		cost := 1
+		if ra[i-1] == rb[j-1] {
+			cost = 0
+		}
+		v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		if swapped(ra, rb, i, j) {
+			v = min(v, prev2[j-2]+1)
+		}
+		cur[j] = v
+		rowMin = min(rowMin, v)
+	}
+	return rowMin
+}
+
+// swapped reports whether ra[:i] and rb[:j] end in the same two runes,
+// swapped.
+func swapped(ra, rb []rune, i, j int) bool {
+	return i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1]
 }
 
 // oneWordApart returns the one candidate whose camelCase words are word's
@@ -109,8 +122,7 @@ func oneWordApart(word string, candidates []string) string {
 	}
 	found := ""
 	for _, c := range candidates {
-		cs := camelWords(c)
-		if len(cs) < 2 || c == word || !(dropsOne(cs, ws) || dropsOne(ws, cs)) {
+		if c == word || !oneWordMoreOrLess(camelWords(c), ws) {
 			continue
 		}
 		if found != "" && found != c {
@@ -119,6 +131,12 @@ func oneWordApart(word string, candidates []string) string {
 		found = c
 	}
 	return found
+}
+
+// oneWordMoreOrLess reports whether the words cs, two or more, are ws
+// with one word more or one less.
+func oneWordMoreOrLess(cs, ws []string) bool {
+	return len(cs) >= 2 && (dropsOne(cs, ws) || dropsOne(ws, cs))
 }
 
 // dropsOne reports whether short is long without one of its words.
@@ -146,8 +164,7 @@ func camelWords(s string) []string {
 	start := 0
 	rs := []rune(s)
 	for i := 1; i < len(rs); i++ {
-		upper := unicode.IsUpper(rs[i])
-		if upper && (!unicode.IsUpper(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
+		if wordStart(rs, i) {
 			words = append(words, strings.ToLower(string(rs[start:i])))
 			start = i
 		}
@@ -156,4 +173,11 @@ func camelWords(s string) []string {
 		words = append(words, strings.ToLower(string(rs[start:])))
 	}
 	return words
+}
+
+// wordStart reports whether rs[i] starts a camelCase word: a capital after
+// anything but a capital, or a capital between one and a small letter
+// (the second P of podIPPool: pod, ip, pool).
+func wordStart(rs []rune, i int) bool {
+	return unicode.IsUpper(rs[i]) && (!unicode.IsUpper(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]))
 }

@@ -31,11 +31,10 @@ type jsonWriter struct {
 }
 
 func (w *jsonWriter) write(n *yaml.Node) error {
-	b := &w.b
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
-			b.WriteString("null")
+			w.b.WriteString("null")
 			return nil
 		}
 		return w.write(n.Content[0])
@@ -45,36 +44,53 @@ func (w *jsonWriter) write(n *yaml.Node) error {
 		}
 		return w.write(n.Alias)
 	case yaml.MappingNode:
-		b.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode {
-				return fmt.Errorf("line %d: a map key must be a scalar for JSON", k.Line)
-			}
-			writeString(b, k.Value)
-			b.WriteByte(':')
-			if err := w.write(n.Content[i+1]); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
+		return w.mapping(n)
 	case yaml.SequenceNode:
-		b.WriteByte('[')
-		for i, c := range n.Content {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := w.write(c); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
+		return w.sequence(n)
 	case yaml.ScalarNode:
-		return writeScalar(b, n)
+		return writeScalar(&w.b, n)
 	}
+	return nil
+}
+
+// mapping writes a map as a JSON object, its keys in order.
+func (w *jsonWriter) mapping(n *yaml.Node) error {
+	w.b.WriteByte('{')
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if i > 0 {
+			w.b.WriteByte(',')
+		}
+		if err := w.member(n.Content[i], n.Content[i+1]); err != nil {
+			return err
+		}
+	}
+	w.b.WriteByte('}')
+	return nil
+}
+
+// member writes the entry k: v of a map; JSON's keys are strings, so k
+// must be a scalar.
+func (w *jsonWriter) member(k, v *yaml.Node) error {
+	if k.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: a map key must be a scalar for JSON", k.Line)
+	}
+	writeString(&w.b, k.Value)
+	w.b.WriteByte(':')
+	return w.write(v)
+}
+
+// sequence writes a list as a JSON array.
+func (w *jsonWriter) sequence(n *yaml.Node) error {
+	w.b.WriteByte('[')
+	for i, c := range n.Content {
+		if i > 0 {
+			w.b.WriteByte(',')
+		}
+		if err := w.write(c); err != nil {
+			return err
+		}
+	}
+	w.b.WriteByte(']')
 	return nil
 }
 
@@ -89,26 +105,32 @@ func writeScalar(b *bytes.Buffer, n *yaml.Node) error {
 		}
 		b.WriteString(strconv.FormatBool(v))
 	case "!!int", "!!float":
-		if json.Valid([]byte(n.Value)) {
-			b.WriteString(n.Value)
-			return nil
-		}
-		if i, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
-			b.WriteString(strconv.FormatInt(i, 10))
-			return nil
-		}
-		f, err := strconv.ParseFloat(n.Value, 64)
-		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			// .inf and .nan have no JSON number: carry their text, so a
-			// document holding one can still be patched elsewhere
-			writeString(b, n.Value)
-			return nil
-		}
-		b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+		writeNumber(b, n.Value)
 	default:
 		writeString(b, n.Value)
 	}
 	return nil
+}
+
+// writeNumber writes a YAML number as JSON: as written when JSON reads it
+// so, else in decimal (0x1F as 31).
+func writeNumber(b *bytes.Buffer, v string) {
+	if json.Valid([]byte(v)) {
+		b.WriteString(v)
+		return
+	}
+	if i, err := strconv.ParseInt(v, 0, 64); err == nil {
+		b.WriteString(strconv.FormatInt(i, 10))
+		return
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		// .inf and .nan have no JSON number: carry their text, so a
+		// document holding one can still be patched elsewhere
+		writeString(b, v)
+		return
+	}
+	b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
 }
 
 func writeString(b *bytes.Buffer, s string) {

@@ -42,7 +42,7 @@ var sameNameElsewhere = map[string]string{
 	"Parse in pkg/fieldpath/fieldpath.go":           "parses a field path, not a patch",
 	"Split in pkg/entry/results.go":                 "splits joined errors into results, not a YAML stream",
 	"Parse in pkg/embedded/internal/span/format.go": "reads a document held in a string into byte spans, not a field path or a patch",
-	"Load in pkg/kv/kv.go":                "loads a generator's literals, env files and files, not merge metadata",
+	"Load in pkg/kv/kv.go":                          "loads a generator's literals, env files and files, not merge metadata",
 	"Describe in pkg/fnrun/results.go":              "names a resource (apps/v1 Deployment prod/api), not what a value is",
 	"Describe in pkg/selector/index.go":             "reads a resource's identifying metadata, not words for a value",
 }

@@ -139,7 +139,7 @@ func (d *Doc) check(out string) error {
 	if err != nil {
 		return fmt.Errorf("%w: the result does not parse: %v", ErrNotInPlace, err)
 	}
-	if !sameMeaning(got[0], d.Want) {
+	if !sameMeaning(got[0], d.Want, d.opts.Format) {
 		return fmt.Errorf("%w: the result does not mean what the merge means", ErrNotInPlace)
 	}
 	return nil

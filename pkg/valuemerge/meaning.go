@@ -11,13 +11,19 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// sameMeaning reports whether two values mean the same to a reader that
-// decodes them (nodeValue): what the check of every write compares.
-func sameMeaning(a, b *yaml.Node) bool {
-	va, err1 := nodeValue(a)
-	vb, err2 := nodeValue(b)
+// sameMeaning reports whether two values of a document in format f mean
+// the same to a reader that decodes them (reading.value): what the check
+// of every write compares. In JSON, << is a key like any other.
+func sameMeaning(a, b *yaml.Node, f Format) bool {
+	r := reading{inherits: f != JSON}
+	va, err1 := r.value(a)
+	vb, err2 := r.value(b)
 	return err1 == nil && err2 == nil && reflect.DeepEqual(va, vb)
 }
+
+// reading decodes nodes as a reader of a format does: YAML readers take
+// a plain << key for inheritance (inherits), JSON readers for a key.
+type reading struct{ inherits bool }
 
 // notANumber stands for NaN in a decoded value, which equals nothing, not
 // even itself.
@@ -69,35 +75,35 @@ func writeKey(b *strings.Builder, n *yaml.Node) {
 	b.WriteByte(')')
 }
 
-// nodeValue is what a node means to a reader that decodes it: mappings
+// value is what a node means to a reader that decodes it: mappings
 // become maps keyed by keyID (the last of equal keys wins; a string key as
 // the JSON key yaml.v3 makes of it), with what << keys bring in;
 // sequences slices; scalars their decoded values.
-func nodeValue(n *yaml.Node) (any, error) {
+func (r reading) value(n *yaml.Node) (any, error) {
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return nodeValue(n.Content[0])
+		return r.value(n.Content[0])
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			return nil, fmt.Errorf("unknown alias %q", n.Value)
 		}
-		return nodeValue(n.Alias)
+		return r.value(n.Alias)
 	case yaml.MappingNode:
-		return mapValue(n)
+		return r.mapping(n)
 	case yaml.SequenceNode:
-		return seqValue(n)
+		return r.seq(n)
 	}
 	return scalarValue(n)
 }
 
-// seqValue is nodeValue for a sequence.
-func seqValue(n *yaml.Node) ([]any, error) {
+// seq is value for a sequence.
+func (r reading) seq(n *yaml.Node) ([]any, error) {
 	out := make([]any, len(n.Content))
 	for i, c := range n.Content {
-		v, err := nodeValue(c)
+		v, err := r.value(c)
 		if err != nil {
 			return nil, err
 		}
@@ -106,34 +112,34 @@ func seqValue(n *yaml.Node) ([]any, error) {
 	return out, nil
 }
 
-// mapValue is nodeValue for a mapping: its own entries, then those its
-// merge keys bring.
-func mapValue(n *yaml.Node) (map[string]any, error) {
+// mapping is value for a mapping: its own entries, then those its <<
+// keys bring in (YAML).
+func (r reading) mapping(n *yaml.Node) (map[string]any, error) {
 	m := make(map[string]any, len(n.Content)/2)
 	var merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if inherit.IsKey(n.Content[i]) {
+		if r.inherits && inherit.IsKey(n.Content[i]) {
 			merged = append(merged, n.Content[i+1])
 			continue
 		}
-		v, err := nodeValue(n.Content[i+1])
+		v, err := r.value(n.Content[i+1])
 		if err != nil {
 			return nil, err
 		}
 		m[strings.TrimPrefix(keyID(n.Content[i]), "v3\x00")] = v
 	}
 	for _, mv := range merged {
-		if err := inheritFrom(m, mv); err != nil {
+		if err := r.inheritFrom(m, mv); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
 }
 
-// inheritFrom adds to m the entries of the maps a merge key's value mv names
+// inheritFrom adds to m the entries of the maps a << key's value mv names
 // that m does not set itself; of several maps, the first wins.
-func inheritFrom(m map[string]any, mv *yaml.Node) error {
-	v, err := nodeValue(mv)
+func (r reading) inheritFrom(m map[string]any, mv *yaml.Node) error {
+	v, err := r.value(mv)
 	if err != nil {
 		return err
 	}

@@ -147,7 +147,7 @@ func (d *Doc) wholeYAML(comments *yaml.Node, style ystyle) (string, error) {
 // the overlay's text when that is the value, else with {} that Want's
 // entries are written into, laid out as JSON is laid out around them.
 func (d *Doc) wholeJSON() (string, error) {
-	if o := d.opts.Overlay; o != nil && sameMeaning(o.Root, d.Want) {
+	if o := d.opts.Overlay; o != nil && sameMeaning(o.Root, d.Want, d.opts.Format) {
 		return splice(d.text, strings.TrimSpace(o.Text)), nil
 	}
 	if !isMap(d.Want) {
@@ -176,5 +176,5 @@ func splice(text, value string) string {
 // readsAs reports whether YAML text parses, as Check parses it, to want.
 func readsAs(text string, want *yaml.Node) bool {
 	d, err := parseYAML(text, "result")
-	return err == nil && sameMeaning(d.root, want)
+	return err == nil && sameMeaning(d.root, want, YAML)
 }

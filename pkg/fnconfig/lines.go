@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -281,7 +282,7 @@ func kptEvalOffset(top *yaml.Node) func(*yaml.Node) int {
 // kptAddedLines are the lines of the config's metadata that kpt fn eval
 // added: its annotations, and the `annotations:` line when all are kpt's.
 func kptAddedLines(top *yaml.Node) []int {
-	meta := mapField(top, "metadata")
+	meta := yamltree.Lookup(top, "metadata")
 	if meta == nil || meta.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -334,7 +335,7 @@ func kustomizationConfig(config *yaml.Node) (string, *yaml.Node) {
 		return "", nil
 	}
 	for _, field := range []string{"transformers", "generators", "validators"} {
-		for _, name := range fileEntries(mapField(k, field)) {
+		for _, name := range fileEntries(yamltree.Lookup(k, field)) {
 			if full, ok := below(wd, name); ok {
 				if doc := configDoc(wd, full, config); doc != nil {
 					return name, doc

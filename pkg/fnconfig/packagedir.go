@@ -150,14 +150,10 @@ func nestedString(n *yaml.Node, keys ...string) string {
 		if n == nil || n.Kind != yaml.MappingNode {
 			return ""
 		}
-		n = mapField(n, k)
+		n = yamltree.Lookup(n, k)
 	}
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return ""
 	}
 	return n.Value
 }
-
-// mapField is the value of a map's key, or nil (yamltree.Lookup, under
-// the name this package's files use).
-func mapField(n *yaml.Node, name string) *yaml.Node { return yamltree.Lookup(n, name) }

@@ -22,9 +22,9 @@ func CheckShape(config *yaml.RNode) error {
 		return fmt.Errorf("the function config is %s, not a map with apiVersion, kind and metadata (line %d)", yamltree.DescribeSecret(n, true), n.Line)
 	}
 	var s shapeCheck
-	s.want("apiVersion", mapField(n, "apiVersion"), yaml.ScalarNode)
-	s.want("kind", mapField(n, "kind"), yaml.ScalarNode)
-	meta := mapField(n, "metadata")
+	s.want("apiVersion", yamltree.Lookup(n, "apiVersion"), yaml.ScalarNode)
+	s.want("kind", yamltree.Lookup(n, "kind"), yaml.ScalarNode)
+	meta := yamltree.Lookup(n, "metadata")
 	s.want("metadata", meta, yaml.MappingNode)
 	if meta != nil && meta.Kind == yaml.MappingNode {
 		s.metadata(meta)
@@ -57,10 +57,10 @@ func (s *shapeCheck) want(field string, v *yaml.Node, kind yaml.Kind) {
 
 // metadata checks name, namespace, labels and annotations.
 func (s *shapeCheck) metadata(meta *yaml.Node) {
-	s.want("metadata.name", mapField(meta, "name"), yaml.ScalarNode)
-	s.want("metadata.namespace", mapField(meta, "namespace"), yaml.ScalarNode)
+	s.want("metadata.name", yamltree.Lookup(meta, "name"), yaml.ScalarNode)
+	s.want("metadata.namespace", yamltree.Lookup(meta, "namespace"), yaml.ScalarNode)
 	for _, f := range []string{"labels", "annotations"} {
-		m := mapField(meta, f)
+		m := yamltree.Lookup(meta, f)
 		s.want("metadata."+f, m, yaml.MappingNode)
 		if m != nil && m.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(m.Content); i += 2 {

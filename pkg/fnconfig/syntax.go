@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/yamlerr"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
 
 // SyntaxError explains a YAML syntax error yaml.v3 gave for an entry's
@@ -56,7 +57,7 @@ func pathStep(n *yaml.Node, part string) *yaml.Node {
 		if n.Kind != yaml.MappingNode {
 			return nil
 		}
-		n = mapField(n, key)
+		n = yamltree.Lookup(n, key)
 	}
 	for n != nil && rest != "" {
 		n, rest = element(n, rest)

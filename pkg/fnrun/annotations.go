@@ -146,11 +146,11 @@ func itemShapeProblems(n *yaml.Node) []string {
 	}
 	var errs []string
 	for _, f := range []string{"apiVersion", "kind"} {
-		if v := mapField(n, f); v != nil && v.Kind != yaml.ScalarNode {
+		if v := yamltree.Lookup(n, f); v != nil && v.Kind != yaml.ScalarNode {
 			errs = append(errs, fmt.Sprintf("%s: %s: must be a string (line %d)", describeLoose(n), f, v.Line))
 		}
 	}
-	meta := mapField(n, "metadata")
+	meta := yamltree.Lookup(n, "metadata")
 	switch {
 	case meta == nil:
 		return errs
@@ -158,12 +158,12 @@ func itemShapeProblems(n *yaml.Node) []string {
 		return append(errs, fmt.Sprintf("%s: metadata: must be a map", describeLoose(n)))
 	}
 	for _, f := range []string{"name", "namespace"} {
-		if v := mapField(meta, f); v != nil && v.Kind != yaml.ScalarNode {
+		if v := yamltree.Lookup(meta, f); v != nil && v.Kind != yaml.ScalarNode {
 			errs = append(errs, fmt.Sprintf("%s: metadata.%s: must be a string (line %d)", describeLoose(n), f, v.Line))
 		}
 	}
 	for _, f := range []string{"labels", "annotations"} {
-		errs = append(errs, stringMapProblems(n, f, mapField(meta, f))...)
+		errs = append(errs, stringMapProblems(n, f, yamltree.Lookup(meta, f))...)
 	}
 	return errs
 }
@@ -186,9 +186,6 @@ func stringMapProblems(item *yaml.Node, field string, m *yaml.Node) []string {
 	return errs
 }
 
-// mapField is yamltree.Lookup, under the name fnrun's files use.
-func mapField(n *yaml.Node, name string) *yaml.Node { return yamltree.Lookup(n, name) }
-
 // describeLoose names a resource without kyaml's getters, which panic on
 // malformed metadata.
 func describeLoose(n *yaml.Node) string {
@@ -196,12 +193,12 @@ func describeLoose(n *yaml.Node) string {
 		if m == nil || m.Kind != yaml.MappingNode {
 			return ""
 		}
-		if v := mapField(m, k); v != nil && v.Kind == yaml.ScalarNode {
+		if v := yamltree.Lookup(m, k); v != nil && v.Kind == yaml.ScalarNode {
 			return v.Value
 		}
 		return ""
 	}
-	meta := mapField(n, "metadata")
+	meta := yamltree.Lookup(n, "metadata")
 	name := str(meta, "name")
 	if ns := str(meta, "namespace"); ns != "" {
 		name = ns + "/" + name

@@ -3,13 +3,14 @@ package fnrun
 import (
 	"bytes"
 	"fmt"
-	"github.com/patchwork-krm/patchwork/internal/rlio"
-	"github.com/patchwork-krm/patchwork/internal/yamlerr"
-	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/patchwork-krm/patchwork/internal/rlio"
+	"github.com/patchwork-krm/patchwork/internal/yamlerr"
+	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"

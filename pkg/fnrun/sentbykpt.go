@@ -1,6 +1,7 @@
 package fnrun
 
 import (
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -50,7 +51,7 @@ func hasAnnotation(n *yaml.RNode, key string) bool {
 		if y == nil || y.Kind != yaml.MappingNode {
 			return false
 		}
-		y = mapField(y, k)
+		y = yamltree.Lookup(y, k)
 	}
 	return y != nil
 }

@@ -27,11 +27,11 @@ const (
 
 // mapDirective returns the validated $patch value of a patch map, "" if none.
 func (m *merger) mapDirective(p *yaml.Node) (string, error) {
-	v := lookup(p, keyPatch)
+	v := yamltree.Lookup(p, keyPatch)
 	if v == nil {
 		return "", nil
 	}
-	v = resolve(v)
+	v = yamltree.Resolve(v)
 	if v.Kind == yaml.ScalarNode {
 		switch v.Value {
 		case directiveMerge, directiveReplace, directiveDelete:
@@ -65,7 +65,7 @@ func (m *merger) scanDirectives(p *yaml.Node, t *schema.Type) (mapDirectives, er
 		return d, err
 	}
 	for i := 0; i+1 < len(p.Content); i += 2 {
-		if k := resolve(p.Content[i]).Value; len(k) > 0 && k[0] == '$' {
+		if k := yamltree.Resolve(p.Content[i]).Value; len(k) > 0 && k[0] == '$' {
 			if err := m.directive(&d, p.Content, i, t); err != nil {
 				return d, err
 			}
@@ -82,7 +82,7 @@ func (m *merger) checkPatchKeys(c []*yaml.Node) error {
 	}
 	seen := newKeySet(c)
 	for i := 0; i+1 < len(c); i += 2 {
-		kn := resolve(c[i])
+		kn := yamltree.Resolve(c[i])
 		if kn.Kind != yaml.ScalarNode {
 			return m.errorf("map keys must be scalars, found %s", yamltree.Describe(kn))
 		}
@@ -100,7 +100,7 @@ func (m *merger) keysReadAlike(c []*yaml.Node) error {
 	scalar.ResolvedDuplicates(c, func(i, j int) {
 		if same == nil {
 			same = m.errorf("the patch sets %q and %q, which YAML readers take for one key (quote both to make them strings)",
-				resolve(c[i]).Value, resolve(c[j]).Value)
+				yamltree.Resolve(c[i]).Value, yamltree.Resolve(c[j]).Value)
 		}
 	})
 	return same
@@ -127,7 +127,7 @@ func (s keySet) repeats(i int) bool {
 	if s.seen == nil {
 		return duplicateKey(s.c, i)
 	}
-	k := resolve(s.c[i]).Value
+	k := yamltree.Resolve(s.c[i]).Value
 	_, dup := s.seen[k]
 	s.seen[k] = struct{}{}
 	return dup
@@ -136,7 +136,7 @@ func (s keySet) repeats(i int) bool {
 // directive checks key i of patch map content c, a key starting with "$",
 // and records what it asks for in d.
 func (m *merger) directive(d *mapDirectives, c []*yaml.Node, i int, t *schema.Type) error {
-	k := resolve(c[i]).Value
+	k := yamltree.Resolve(c[i]).Value
 	switch {
 	case k == keyPatch:
 		return nil // validated by mapDirective
@@ -151,7 +151,7 @@ func (m *merger) directive(d *mapDirectives, c []*yaml.Node, i int, t *schema.Ty
 // listDirective is directive for $retainKeys, $setElementOrder/<list> and
 // $deleteFromPrimitiveList/<list>, which a default may not hold.
 func (m *merger) listDirective(d *mapDirectives, c []*yaml.Node, i int) error {
-	k, v := resolve(c[i]).Value, resolve(c[i+1])
+	k, v := yamltree.Resolve(c[i]).Value, yamltree.Resolve(c[i+1])
 	if m.fill {
 		return m.refuseInDefault(k)
 	}
@@ -204,16 +204,16 @@ func (m *merger) namesList(k, prefix string) error {
 // isDirectiveKey reports whether key i of patch map p is a directive that
 // scanDirectives accepted (and so is not a field to merge).
 func isDirectiveKey(p *yaml.Node, i int) bool {
-	return IsDirective(resolve(p.Content[i]).Value) // else data starting with $
+	return IsDirective(yamltree.Resolve(p.Content[i]).Value) // else data starting with $
 }
 
 // duplicateKey reports whether key i of map content c repeats an earlier key.
 // YAML forbids it, the parser lets it through, and a merge could not be
 // idempotent with it (the first b: null deletes what the second b: 0 adds).
 func duplicateKey(c []*yaml.Node, i int) bool {
-	k := resolve(c[i]).Value
+	k := yamltree.Resolve(c[i]).Value
 	for j := 0; j < i; j += 2 {
-		if resolve(c[j]).Value == k {
+		if yamltree.Resolve(c[j]).Value == k {
 			return true
 		}
 	}
@@ -225,7 +225,7 @@ func (m *merger) scalarList(v *yaml.Node, k string) error {
 		return m.errorf("%s must be a list of values, found %s", k, yamltree.Describe(v))
 	}
 	for _, e := range v.Content {
-		if e = resolve(e); e.Kind != yaml.ScalarNode {
+		if e = yamltree.Resolve(e); e.Kind != yaml.ScalarNode {
 			return m.errorf("%s must be a list of values, found %s in it", k, yamltree.Describe(e))
 		}
 	}
@@ -246,7 +246,7 @@ func (m *merger) applyRetainKeys(d, p, keep *yaml.Node) error {
 	c := d.Content
 	out := c[:0]
 	for i := 0; i+1 < len(c); i += 2 {
-		kn := resolve(c[i])
+		kn := yamltree.Resolve(c[i])
 		if kn.Kind == yaml.ScalarNode && retains(keep, kn.Value) {
 			out = append(out, c[i], c[i+1])
 			continue
@@ -263,10 +263,10 @@ func (m *merger) applyRetainKeys(d, p, keep *yaml.Node) error {
 // $retainKeys list keep does not list.
 func (m *merger) checkRetained(p, keep *yaml.Node) error {
 	for i := 0; i+1 < len(p.Content); i += 2 {
-		if isDirectiveKey(p, i) || isNull(resolve(p.Content[i+1])) {
+		if isDirectiveKey(p, i) || yamltree.IsNull(yamltree.Resolve(p.Content[i+1])) {
 			continue
 		}
-		if k := resolve(p.Content[i]).Value; !retains(keep, k) {
+		if k := yamltree.Resolve(p.Content[i]).Value; !retains(keep, k) {
 			return m.errorf("the patch sets %q, which $retainKeys does not list", k)
 		}
 	}
@@ -276,7 +276,7 @@ func (m *merger) checkRetained(p, keep *yaml.Node) error {
 // retains reports whether the $retainKeys list keep lists field k.
 func retains(keep *yaml.Node, k string) bool {
 	for _, e := range keep.Content {
-		if e = resolve(e); e.Value == k && !isNull(e) {
+		if e = yamltree.Resolve(e); e.Value == k && !yamltree.IsNull(e) {
 			return true
 		}
 	}
@@ -287,8 +287,8 @@ func retains(keep *yaml.Node, k string) bool {
 // p (deletes: the indexes of those keys in p.Content).
 func (m *merger) applyDeletes(d, p *yaml.Node, deletes []int) {
 	for _, i := range deletes {
-		list := resolve(p.Content[i]).Value[len(prefixDelete):]
-		m.applyDeleteFromPrimitiveList(d, resolve(p.Content[i+1]), list)
+		list := yamltree.Resolve(p.Content[i]).Value[len(prefixDelete):]
+		m.applyDeleteFromPrimitiveList(d, yamltree.Resolve(p.Content[i+1]), list)
 	}
 }
 
@@ -319,7 +319,7 @@ func (m *merger) ownList(d *yaml.Node, k string) (int, *yaml.Node, error) {
 	}
 	l := d.Content[i+1]
 	if l.Kind == yaml.AliasNode {
-		cp, err := m.copyDocument(resolve(l))
+		cp, err := m.copyDocument(yamltree.Resolve(l))
 		return i, cp, err
 	}
 	return i, l, nil
@@ -329,7 +329,7 @@ func (m *merger) ownList(d *yaml.Node, k string) (int, *yaml.Node, error) {
 func (m *merger) without(elements []*yaml.Node, values *yaml.Node) []*yaml.Node {
 	out := make([]*yaml.Node, 0, len(elements))
 	for _, e := range elements {
-		if re := resolve(e); re.Kind == yaml.ScalarNode && containsScalar(values, re) {
+		if re := yamltree.Resolve(e); re.Kind == yaml.ScalarNode && containsScalar(values, re) {
 			m.dropped(e)
 			continue
 		}
@@ -340,7 +340,7 @@ func (m *merger) without(elements []*yaml.Node, values *yaml.Node) []*yaml.Node 
 
 func containsScalar(list, v *yaml.Node) bool {
 	for _, e := range list.Content {
-		if scalarEqual(resolve(e), v) {
+		if scalarEqual(yamltree.Resolve(e), v) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package smp
 
 import (
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -34,8 +35,8 @@ func (m *merger) record(created bool) int {
 	n := len(m.path)
 	e.Container = n >= 2 && !m.path[n-2].elem && containerLists[m.path[n-2].field]
 	if e.Container {
-		if name := lookup(resolve(m.path[n-1].node), "name"); name != nil {
-			e.Name = resolve(name).Value
+		if name := yamltree.Lookup(yamltree.Resolve(m.path[n-1].node), "name"); name != nil {
+			e.Name = yamltree.Resolve(name).Value
 		}
 	}
 	m.elements = append(m.elements, e)
@@ -47,9 +48,9 @@ func (m *merger) settle(slot int, r *yaml.Node) {
 	if slot < 0 || !m.elements[slot].Container {
 		return
 	}
-	if img := lookup(resolve(r), "image"); img != nil {
-		img = resolve(img)
-		m.elements[slot].Image = img.Kind != yaml.ScalarNode || (!isNull(img) && img.Value != "")
+	if img := yamltree.Lookup(yamltree.Resolve(r), "image"); img != nil {
+		img = yamltree.Resolve(img)
+		m.elements[slot].Image = img.Kind != yaml.ScalarNode || (!yamltree.IsNull(img) && img.Value != "")
 	}
 }
 

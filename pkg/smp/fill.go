@@ -3,6 +3,7 @@ package smp
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -17,7 +18,7 @@ import (
 // has reports whether the document has a value at d: a missing field and
 // a null are no value.
 func has(d *yaml.Node) bool {
-	return d != nil && !isNull(resolve(d))
+	return d != nil && !yamltree.IsNull(yamltree.Resolve(d))
 }
 
 // count records one value a default wrote where there was none.

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/inherit"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -81,7 +82,7 @@ func checkDefault(t *testing.T, dst, patch *yaml.RNode, ty *schema.Type) {
 // facts lists what a document has: its scalars other than null, and the
 // length of its lists, by place. Aliases are followed a little way.
 func facts(n *yaml.Node, at string, out map[string]string, depth int) {
-	n = resolve(n)
+	n = yamltree.Resolve(n)
 	if n == nil || depth > 50 {
 		return
 	}
@@ -91,7 +92,7 @@ func facts(n *yaml.Node, at string, out map[string]string, depth int) {
 			facts(c, at, out, depth+1)
 		}
 	case yaml.ScalarNode:
-		if !isNull(n) {
+		if !yamltree.IsNull(n) {
 			out[at] = tagOf(n) + " " + n.Value
 		}
 	case yaml.SequenceNode:
@@ -101,7 +102,7 @@ func facts(n *yaml.Node, at string, out map[string]string, depth int) {
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			facts(n.Content[i+1], at+"."+resolve(n.Content[i]).Value, out, depth+1)
+			facts(n.Content[i+1], at+"."+yamltree.Resolve(n.Content[i]).Value, out, depth+1)
 		}
 	}
 }

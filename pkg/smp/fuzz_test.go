@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -262,14 +263,14 @@ func genType(r *byteReader, nodes []*yaml.Node, depth int) *schema.Type {
 	var names []string
 	var elems []*yaml.Node
 	for _, n := range nodes {
-		n = resolve(n)
+		n = yamltree.Resolve(n)
 		if n == nil {
 			continue
 		}
 		switch n.Kind {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := resolve(n.Content[i]).Value
+				k := yamltree.Resolve(n.Content[i]).Value
 				if strings.HasPrefix(k, "$") {
 					continue
 				}
@@ -294,9 +295,9 @@ func genType(r *byteReader, nodes []*yaml.Node, depth int) *schema.Type {
 		if t.Strategy == schema.MergeByKeys {
 			var candidates []string
 			for _, e := range elems {
-				if e = resolve(e); e.Kind == yaml.MappingNode {
+				if e = yamltree.Resolve(e); e.Kind == yaml.MappingNode {
 					for i := 0; i+1 < len(e.Content); i += 2 {
-						if k := resolve(e.Content[i]).Value; !slices.Contains(candidates, k) && !strings.HasPrefix(k, "$") {
+						if k := yamltree.Resolve(e.Content[i]).Value; !slices.Contains(candidates, k) && !strings.HasPrefix(k, "$") {
 							candidates = append(candidates, k)
 						}
 					}

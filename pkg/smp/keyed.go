@@ -26,7 +26,7 @@ func (m *merger) mergeKeyed(d, p *yaml.Node, t *schema.Type, keys []string) erro
 			continue
 		}
 		raw := pe // value() must see the alias, to count what it expands
-		pe = resolve(pe)
+		pe = yamltree.Resolve(pe)
 		if pe.Kind != yaml.MappingNode {
 			return m.errorf("element %d is %s, but this list holds maps merged by %s", idx, yamltree.Describe(pe), keyNames(keys))
 		}
@@ -122,11 +122,11 @@ func (m *merger) elementKeys(pe *yaml.Node, keys []string, t *schema.Type, vals 
 // a value (a scalar but null). A missing field and a null give nil: the
 // key's default applies.
 func keyField(e *yaml.Node, k string) (*yaml.Node, bool) {
-	v := lookup(e, k)
+	v := yamltree.Lookup(e, k)
 	if v == nil {
 		return nil, false
 	}
-	if v = resolve(v); isNull(v) {
+	if v = yamltree.Resolve(v); yamltree.IsNull(v) {
 		return nil, false
 	}
 	return v, v.Kind == yaml.ScalarNode
@@ -148,7 +148,7 @@ func keyOf(e *yaml.Node, k string, t *schema.Type) (string, bool) {
 // matches reports whether document element e has the key values vals
 // (KeyValue: 8080 and "8080" are the same port to a user).
 func matches(e *yaml.Node, keys, vals []string, t *schema.Type) bool {
-	e = resolve(e)
+	e = yamltree.Resolve(e)
 	if e.Kind != yaml.MappingNode {
 		return false
 	}

@@ -3,6 +3,7 @@ package smp
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -39,8 +40,8 @@ func (mk listMarkers) directive() string {
 // isMarker reports whether a list element is a list-wide directive: a map
 // whose only key is $patch.
 func isMarker(e *yaml.Node) bool {
-	e = resolve(e)
-	return e.Kind == yaml.MappingNode && len(e.Content) == 2 && resolve(e.Content[0]).Value == keyPatch
+	e = yamltree.Resolve(e)
+	return e.Kind == yaml.MappingNode && len(e.Content) == 2 && yamltree.Resolve(e.Content[0]).Value == keyPatch
 }
 
 // scanMarkers reads and checks the list-wide directives of patch list p.
@@ -50,7 +51,7 @@ func (m *merger) scanMarkers(p *yaml.Node) (listMarkers, error) {
 		if !isMarker(e) {
 			continue
 		}
-		dir, err := m.mapDirective(resolve(e))
+		dir, err := m.mapDirective(yamltree.Resolve(e))
 		if err != nil {
 			return mk, err
 		}
@@ -114,7 +115,7 @@ func (m *merger) mergeList(d, p *yaml.Node, t *schema.Type, strategy schema.List
 // is kept (it is a value in a list, not a deletion); $patch: delete on an
 // element needs merge keys to say what to delete.
 func (m *merger) newElement(pe *yaml.Node, et *schema.Type, idx int) (*yaml.Node, error) {
-	if rp := resolve(pe); isNull(rp) {
+	if rp := yamltree.Resolve(pe); yamltree.IsNull(rp) {
 		return shell(rp), nil
 	}
 	m.pushElem(idx, nil, nil)
@@ -169,7 +170,7 @@ func (m *merger) mergeSet(d, p *yaml.Node, t *schema.Type) error {
 			continue
 		}
 		raw := pe
-		pe = resolve(pe)
+		pe = yamltree.Resolve(pe)
 		cand := pe
 		if pe.Kind != yaml.ScalarNode {
 			// Build the element first: the patch may hold directives, and the

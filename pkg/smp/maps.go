@@ -3,6 +3,7 @@ package smp
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -48,7 +49,7 @@ func (m *merger) mergeFields(d, p *yaml.Node, t *schema.Type) error {
 
 // field merges one patch field (key node pk, value pv) into map d.
 func (m *merger) field(d, pk, pv *yaml.Node, t *schema.Type) error {
-	k := resolve(pk).Value
+	k := yamltree.Resolve(pk).Value
 	i := keyIndexOf(d, pk)
 	var cur *yaml.Node
 	if i >= 0 {
@@ -70,7 +71,7 @@ func (m *merger) field(d, pk, pv *yaml.Node, t *schema.Type) error {
 	case i >= 0:
 		d.Content[i+1] = r
 	default:
-		d.Content = append(d.Content, shell(resolve(pk)), r)
+		d.Content = append(d.Content, shell(yamltree.Resolve(pk)), r)
 	}
 	return nil
 }
@@ -84,7 +85,7 @@ func listsBefore(d, p *yaml.Node, orders []int) []map[*yaml.Node]int {
 	}
 	before := make([]map[*yaml.Node]int, len(orders))
 	for j, i := range orders {
-		before[j] = elementsOf(lookup(d, resolve(p.Content[i]).Value[len(prefixOrder):]))
+		before[j] = elementsOf(yamltree.Lookup(d, yamltree.Resolve(p.Content[i]).Value[len(prefixOrder):]))
 	}
 	return before
 }

@@ -4,20 +4,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 )
-
-// maxAliasChain bounds alias-to-alias chains; the YAML parser never builds
-// such chains, hand-made nodes might.
-const maxAliasChain = 32
-
-// resolve follows aliases to the node they stand for. An alias without a
-// target (only possible in hand-built trees) resolves to itself.
-func resolve(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < maxAliasChain; i++ {
-		n = n.Alias
-	}
-	return n
-}
 
 // tagOf returns the short tag of a node; the fast path covers what the parser
 // and kyaml produce.
@@ -30,18 +18,14 @@ func tagOf(n *yaml.Node) string {
 	return n.ShortTag()
 }
 
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && tagOf(n) == yaml.NodeTagNull
-}
-
 // isMap and isSeq look through aliases.
 func isMap(n *yaml.Node) bool {
-	n = resolve(n)
+	n = yamltree.Resolve(n)
 	return n != nil && n.Kind == yaml.MappingNode
 }
 
 func isSeq(n *yaml.Node) bool {
-	n = resolve(n)
+	n = yamltree.Resolve(n)
 	return n != nil && n.Kind == yaml.SequenceNode
 }
 
@@ -61,7 +45,7 @@ func scalarEqual(a, b *yaml.Node) bool {
 func Equal(a, b *yaml.Node) bool { return deepEqual(a, b) }
 
 func deepEqual(a, b *yaml.Node) bool {
-	a, b = resolve(a), resolve(b)
+	a, b = yamltree.Resolve(a), yamltree.Resolve(b)
 	if a == b {
 		return true
 	}
@@ -98,7 +82,7 @@ func equalMaps(a, b *yaml.Node) bool {
 		return false
 	}
 	for i := 0; i+1 < len(a.Content); i += 2 {
-		bv := lookup(b, resolve(a.Content[i]).Value)
+		bv := yamltree.Lookup(b, yamltree.Resolve(a.Content[i]).Value)
 		if bv == nil || !deepEqual(a.Content[i+1], bv) {
 			return false
 		}
@@ -113,7 +97,7 @@ func keyIndex(m *yaml.Node, k string) int {
 	for i := 0; i+1 < len(c); i += 2 {
 		kn := c[i]
 		if kn.Kind == yaml.AliasNode {
-			kn = resolve(kn)
+			kn = yamltree.Resolve(kn)
 		}
 		if kn.Kind == yaml.ScalarNode && kn.Value == k {
 			return i
@@ -128,7 +112,7 @@ func keyIndex(m *yaml.Node, k string) int {
 // the strings they spell, as a resource's field names do, cost nothing
 // more.
 func keyIndexOf(m, pk *yaml.Node) int {
-	pk = resolve(pk)
+	pk = yamltree.Resolve(pk)
 	if i := keyIndex(m, pk.Value); i >= 0 || pk.Kind != yaml.ScalarNode {
 		return i
 	}
@@ -137,19 +121,11 @@ func keyIndexOf(m, pk *yaml.Node) int {
 	}
 	id := scalar.JSONKey(pk)
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if kn := resolve(m.Content[i]); kn.Kind == yaml.ScalarNode && scalar.JSONKey(kn) == id {
+		if kn := yamltree.Resolve(m.Content[i]); kn.Kind == yaml.ScalarNode && scalar.JSONKey(kn) == id {
 			return i
 		}
 	}
 	return -1
-}
-
-// lookup returns the value of field k of map m, or nil.
-func lookup(m *yaml.Node, k string) *yaml.Node {
-	if i := keyIndex(m, k); i >= 0 {
-		return m.Content[i+1]
-	}
-	return nil
 }
 
 // shell makes a fresh node with the kind, style, tag, text and comments of p

@@ -15,8 +15,8 @@ import (
 // elements before the merge (listsBefore).
 func (m *merger) applyOrders(d, p *yaml.Node, t *schema.Type, orders []int, before []map[*yaml.Node]int) error {
 	for j, i := range orders {
-		list := resolve(p.Content[i]).Value[len(prefixOrder):]
-		if err := m.setElementOrder(d, list, resolve(p.Content[i+1]), before[j], t.Field(list), p); err != nil {
+		list := yamltree.Resolve(p.Content[i]).Value[len(prefixOrder):]
+		if err := m.setElementOrder(d, list, yamltree.Resolve(p.Content[i+1]), before[j], t.Field(list), p); err != nil {
 			return err
 		}
 	}
@@ -39,7 +39,7 @@ func (m *merger) setElementOrder(d *yaml.Node, list string, order *yaml.Node, be
 	if err != nil {
 		return err
 	}
-	if pl := lookup(p, list); pl != nil && !isSeq(pl) && !isNull(resolve(pl)) {
+	if pl := yamltree.Lookup(p, list); pl != nil && !isSeq(pl) && !yamltree.IsNull(yamltree.Resolve(pl)) {
 		return m.errorf("%s is %s in the patch, not a list", list, yamltree.Describe(pl))
 	}
 	i, l, err := m.ownList(d, list)
@@ -72,7 +72,7 @@ func (m *merger) checkOrder(order *yaml.Node, lt *schema.Type) (*elementOrder, e
 	strategy, keys := listStrategy(lt)
 	o := &elementOrder{order: order, lt: lt, keyed: strategy == schema.MergeByKeys, keys: keys}
 	for idx, e := range order.Content {
-		e = resolve(e)
+		e = yamltree.Resolve(e)
 		switch {
 		case o.keyed && e.Kind == yaml.MappingNode:
 			vals, err := m.elementKeys(e, o.keys, o.lt, nil, idx)
@@ -97,7 +97,7 @@ func (o *elementOrder) rank(e *yaml.Node) int {
 			if matches(e, o.keys, o.entryKeys[r], o.lt) {
 				return r
 			}
-		} else if re := resolve(e); re.Kind == yaml.ScalarNode && scalarEqual(re, resolve(oe)) {
+		} else if re := yamltree.Resolve(e); re.Kind == yaml.ScalarNode && scalarEqual(re, yamltree.Resolve(oe)) {
 			return r
 		}
 	}

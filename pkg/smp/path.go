@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -68,7 +69,7 @@ func formatPath(path []seg) string {
 // filled in), or [index] when the list has no keys or the element lacks one.
 func elementLabel(s seg) string {
 	if strategy, keys := listStrategy(s.list); strategy == schema.MergeByKeys && s.node != nil {
-		if label, ok := keysLabel(resolve(s.node), keys, s.list); ok {
+		if label, ok := keysLabel(yamltree.Resolve(s.node), keys, s.list); ok {
 			return label
 		}
 	}

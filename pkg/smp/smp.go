@@ -6,6 +6,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/inherit"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -194,8 +195,8 @@ func patchRoot(patch *yaml.RNode) (*yaml.Node, error) {
 	if patch == nil {
 		return nil, &Error{Msg: "the patch is empty"}
 	}
-	pn := resolve(unwrapDocument(patch.Document()))
-	if pn == nil || isNull(pn) {
+	pn := yamltree.Resolve(unwrapDocument(patch.Document()))
+	if pn == nil || yamltree.IsNull(pn) {
 		return nil, &Error{Msg: "the patch is empty"}
 	}
 	return pn, nil
@@ -214,12 +215,12 @@ func unwrapDocument(n *yaml.Node) *yaml.Node {
 // rootDirective returns the $patch value of a map node, "" when absent or not
 // a map. Its validity is checked by the merge itself.
 func rootDirective(n *yaml.Node) string {
-	n = resolve(n)
+	n = yamltree.Resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return ""
 	}
-	if v := lookup(n, keyPatch); v != nil {
-		if v = resolve(v); v.Kind == yaml.ScalarNode {
+	if v := yamltree.Lookup(n, keyPatch); v != nil {
+		if v = yamltree.Resolve(v); v.Kind == yaml.ScalarNode {
 			return v.Value
 		}
 	}

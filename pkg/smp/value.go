@@ -6,6 +6,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/scalar"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -85,7 +86,7 @@ func (m *merger) value(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 			return nil, err
 		}
 	}
-	p = resolve(p)
+	p = yamltree.Resolve(p)
 	switch p.Kind {
 	case yaml.ScalarNode:
 		return m.scalarValue(d, p)
@@ -102,7 +103,7 @@ func (m *merger) value(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 // scalarValue is value for a scalar of the patch: null deletes, a default
 // fills only where the document has nothing, any other scalar is set.
 func (m *merger) scalarValue(d, p *yaml.Node) (*yaml.Node, error) {
-	if isNull(p) {
+	if yamltree.IsNull(p) {
 		if m.fill {
 			return nil, m.refuseInDefault("null (which deletes the field)")
 		}
@@ -193,7 +194,7 @@ func standsFor(d, p *yaml.Node) bool {
 	if d == nil || d.Kind != yaml.AliasNode {
 		return false
 	}
-	rd := resolve(d)
+	rd := yamltree.Resolve(d)
 	return rd.Kind == yaml.ScalarNode && scalarEqual(rd, p)
 }
 
@@ -238,8 +239,8 @@ func (m *merger) own(d, p *yaml.Node, kind yaml.Kind, fresh bool) (*yaml.Node, e
 			d.Content = nil
 		}
 		return d, nil
-	case d.Kind == yaml.AliasNode && resolve(d).Kind == kind && !fresh:
-		return m.copyDocument(resolve(d))
+	case d.Kind == yaml.AliasNode && yamltree.Resolve(d).Kind == kind && !fresh:
+		return m.copyDocument(yamltree.Resolve(d))
 	}
 	m.dropped(d)
 	return shell(p), nil

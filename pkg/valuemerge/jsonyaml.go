@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
@@ -85,7 +86,7 @@ func readOverlay(f Format, overlay string, cache *embedded.Cache) (*parsed, *yam
 		return nil, nil, err
 	}
 	patch := expandInherited(o.root)
-	if isNull(patch) {
+	if yamltree.IsNull(patch) {
 		return nil, nil, &ParseError{Which: "overlay", Format: f, Msg: "the value is null; a null overlay would delete everything"}
 	}
 	return o, patch, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/internal/yamlstream"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -20,7 +21,7 @@ type ystyle struct {
 // or value: the encoder would write an empty string, and "null" stays a
 // null wherever it lands, a flow list included.
 func spellNull(n *yaml.Node) {
-	if isNull(n) && n.Value == "" {
+	if yamltree.IsNull(n) && n.Value == "" {
 		n.Value, n.Tag, n.Style = "null", "!!null", 0
 	}
 }

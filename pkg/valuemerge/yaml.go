@@ -202,10 +202,6 @@ func yamlError(which string, err error) error {
 
 func isMap(n *yaml.Node) bool { return n != nil && n.Kind == yaml.MappingNode }
 
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
-
 // copyNode copies a node deeply, replacing aliases by copies of what they
 // point to (an anchor of the overlay means nothing in the base).
 func copyNode(n *yaml.Node) *yaml.Node {

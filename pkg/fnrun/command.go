@@ -14,7 +14,6 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // Main is the whole of a function binary. With no arguments it reads a
@@ -107,46 +106,53 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	var items []*yaml.RNode
+	in, err := readStreams(files, stdin)
+	if err != nil {
+		return fail(err)
+	}
+	req := &Request{Config: configs[0], ConfigDir: filepath.Dir(configPath),
+		ConfigDirWhy: "the directory of the config file " + configPath}
+	forget := fnconfig.ReadFrom(configs[0], configPath)
+	out, outcome, err := RunStream(f, req, in)
+	forget()
+	printResults(stderr, outcome.Results)
+	if err != nil {
+		return fail(err)
+	}
+	if outcome.Failed {
+		return 1
+	}
+	if _, err := stdout.Write(out); err != nil {
+		return fail(err)
+	}
+	return 0
+}
+
+// readStreams reads the resource files of a standalone run ("-" is
+// stdin) as one stream.
+func readStreams(files []string, stdin io.Reader) (*rlio.Stream, error) {
+	all := &rlio.Stream{}
 	for _, name := range files {
 		var b []byte
+		var err error
 		if name == "-" {
 			b, err = io.ReadAll(stdin)
 		} else {
 			b, err = os.ReadFile(name)
 		}
 		if err != nil {
-			return fail(err)
+			return nil, err
 		}
-		got, err := rlio.ReadStream(bytes.NewReader(b))
+		s, err := rlio.ReadStream(b)
 		if err != nil {
 			if name == "-" {
 				name = "stdin"
 			}
-			return fail(fileError(name, b, err))
+			return nil, fileError(name, b, err)
 		}
-		items = append(items, got...)
+		all.Append(s)
 	}
-	// the items of List resources are resources of their own, as kustomize
-	// makes them, and go back into their Lists
-	items, lists := rlio.ExpandLists(items)
-	req := &Request{Items: items, Config: configs[0], ConfigDir: filepath.Dir(configPath),
-		ConfigDirWhy: "the directory of the config file " + configPath}
-	forget := fnconfig.ReadFrom(configs[0], configPath)
-	outcome := f.Process(req)
-	forget()
-	printResults(stderr, outcome.Results)
-	if outcome.Failed {
-		return 1
-	}
-	out := req.Items
-	if lists != nil {
-		out = lists.Collapse(out)
-	}
-	if err := rlio.WriteStream(stdout, out); err != nil {
-		return fail(req.secrets.Error(err))
-	}
-	return 0
+	return all, nil
 }
 
 // fileError names the file and, for a YAML syntax error, the line where it

@@ -41,9 +41,9 @@ type Source struct {
 // for YAML: the stream is read once as YAML reads it, and each document
 // that starts with a "---" line (the parser says where each document
 // starts) begins a new span. Each span is then read on its own by kyaml's
-// reader, which must find in it exactly the resource it found there in
-// the whole stream (FuzzStreamSpans holds the two readings to the same
-// resources). Where YAML and kyaml's reader split a stream differently (a
+// reader, which must find in it exactly the resource (comments and
+// styles included) it finds there in the whole stream (FuzzStreamSpans
+// holds the two readings to the same resources on random streams). Where YAML and kyaml's reader split a stream differently (a
 // "..." line, a line break other than \n and \r\n, a "---" line kyaml
 // takes for a separator and YAML does not), or the stream does not parse,
 // the resources are read as kyaml reads the whole stream, with no Text:
@@ -52,18 +52,51 @@ type Source struct {
 // kyaml's reader unwraps a stream that is one List into its items; this
 // one does not (a List keeps its wrapper, see ExpandLists).
 func ReadStream(raw []byte) (*Stream, error) {
-	if s, ok := placed(raw); ok {
-		return s, nil
-	}
 	items, err := readKyaml(raw)
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := placed(raw); ok && sameResources(s.Docs, items) {
+		return s, nil
 	}
 	s := &Stream{}
 	for _, it := range items {
 		s.Docs = append(s.Docs, &Source{Node: it})
 	}
 	return s, nil
+}
+
+// sameResources reports whether the resources read span by span are those
+// kyaml's reader reads in the whole stream, comments and styles included.
+func sameResources(docs []*Source, items []*yaml.RNode) bool {
+	if len(docs) != len(items) {
+		return false
+	}
+	for i, d := range docs {
+		if !sameNode(d.Node.Document(), items[i].Document()) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameNode reports whether two yaml trees are written alike: kinds, tags,
+// styles, values, anchors and comments.
+func sameNode(a, b *yaml.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor ||
+		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment ||
+		len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !sameNode(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // readKyaml reads resources with kyaml's reader, as standalone runs read
@@ -87,7 +120,7 @@ func placed(raw []byte) (*Stream, bool) {
 			end = starts[k+1]
 		}
 		text := string(raw[start:end])
-		items, err := readKyaml([]byte(text))
+		items, err := readKyaml(asKyamlSplits(raw[start:end], start > 0))
 		switch {
 		case err != nil || len(items) > 1:
 			return nil, false
@@ -100,6 +133,17 @@ func placed(raw []byte) (*Stream, bool) {
 	}
 	s.tail = lead
 	return s, true
+}
+
+// asKyamlSplits is a span as kyaml's reader reads it from the whole
+// stream: without the "---" line that starts it (which kyaml's reader
+// splits on and drops), left as an empty line so that the lines of the
+// resource read are the lines of the span.
+func asKyamlSplits(span []byte, marked bool) []byte {
+	if !marked {
+		return span
+	}
+	return append([]byte("\n"), span[bytes.IndexByte(span, '\n')+1:]...)
 }
 
 // Append adds the resources of another stream (the next file) after

@@ -75,7 +75,7 @@ func openStream(in *rlio.Stream) *openedStream {
 		node := src.Node
 		if src.Text != "" {
 			o.doc, _ = valuemerge.Open(src.Text, src.Node.YNode(), valuemerge.Options{Format: valuemerge.YAML,
-				Edit: embedded.Options{Secret: src.Node.GetKind() == "Secret"}})
+				Edit: embedded.Options{Secret: isSecret(src.Node)}})
 			node = yaml.NewRNode(o.doc.Want)
 		}
 		// yaml.v3 writes a << key "!!merge <<"; the runner takes the tag
@@ -170,4 +170,10 @@ func inheritKeys(n *yaml.Node) int {
 		count += inheritKeys(c)
 	}
 	return count
+}
+
+// isSecret reports whether a resource read is a Secret (a document that is
+// not a map, which the runner refuses, is not).
+func isSecret(n *yaml.RNode) bool {
+	return n.YNode().Kind == yaml.MappingNode && n.GetKind() == "Secret"
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -150,4 +151,34 @@ func TestUntouchedHelm(t *testing.T) {
 			t.Fatalf("more than the patched line changed:\n%s\n%s", r, firstDifference(want, r.stdout))
 		}
 	})
+}
+
+// TestUntouchedLists (issue 28, items 5 and 6): a List keeps its wrapper
+// (its comment, resourceVersion, annotations) in every position, whatever
+// it holds (an empty SecretList, a nested List, a custom resource whose
+// kind ends in List): a run that changes nothing writes it as read, and a
+// run that labels every ConfigMap adds the label's lines and nothing else.
+func TestUntouchedLists(t *testing.T) {
+	bin := requireFunction(t, "multi-patch")
+	files, err := filepath.Glob(filepath.Join(env.root, untouchedDir, "lists", "*.yaml"))
+	if err != nil || len(files) < 3 {
+		t.Fatalf("the Lists of %s: %v %v", untouchedDir, files, err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			in, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := run(t, env.root, nil, nil, bin, filepath.Join(untouchedDir, "nothing.yaml"), file)
+			if r.code != 0 || r.stdout != string(in) {
+				t.Fatalf("not written back as read:\n%s\n%s", r, firstDifference(string(in), r.stdout))
+			}
+			r = run(t, env.root, nil, nil, bin, filepath.Join(untouchedDir, "label.yaml"), file)
+			added := regexp.MustCompile(`(?m)^( *)labels:\n *team: a\n`)
+			if r.code != 0 || !added.MatchString(r.stdout) || added.ReplaceAllString(r.stdout, "") != string(in) {
+				t.Fatalf("more than the label's lines changed:\n%s", r)
+			}
+		})
+	}
 }

@@ -121,7 +121,7 @@ func (o *opened) edit(it *yaml.RNode) (rlio.Out, error) {
 	case !Changed(o.print, it):
 		return rlio.Out{Lead: src.Lead, Text: src.Text}, nil
 	}
-	literalLines(it.YNode())
+	asEncoded(it.YNode())
 	text, err := o.doc.Write()
 	if err == nil && inheritKeys(it.YNode()) < inheritKeys(src.Node.YNode()) {
 		// the edit would keep a << key the function expanded: a reader
@@ -146,15 +146,19 @@ func withDocumentComments(it, src *yaml.RNode) *yaml.RNode {
 	return yaml.NewRNode(&doc)
 }
 
-// literalLines gives the strings of n that hold a line break and no style
-// the literal block style yaml.v3's encoder would give them, so that the
-// edit writes them as a resource written whole has them.
-func literalLines(n *yaml.Node) {
+// asEncoded settles the scalars of n as yaml.v3's encoder would write
+// them, for the edit to write them so: a string that holds a line break
+// and has no style is a literal block, and a scalar without a tag has the
+// tag its plain text resolves to (a transform may build "3" untagged).
+func asEncoded(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "" {
+		n.Tag = n.ShortTag()
+	}
 	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.Tag == "!!str" && strings.Contains(n.Value, "\n") {
 		n.Style = yaml.LiteralStyle
 	}
 	for _, c := range n.Content {
-		literalLines(c)
+		asEncoded(c)
 	}
 }
 

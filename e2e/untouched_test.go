@@ -16,7 +16,7 @@ import (
 // function did not change as the bytes it read, and what it changed as
 // the edit and nothing else.
 
-const untouchedDir = "e2e/testdata/untouched"
+const untouchedDir = "e2e/untouched"
 
 // TestUntouchedCorpus runs multi-patch standalone, with a config that
 // selects nothing, on every file of the corpus of real manifests (licence
@@ -83,7 +83,7 @@ func firstDifference(want, got string) string {
 	return "(the same lines)"
 }
 
-// untouchedPlain renders the chart of e2e/testdata/untouched, whose
+// untouchedPlain renders the chart of e2e/untouched, whose
 // templates leave what Helm leaves (whitespace-only lines where an "if"
 // was, "resources:" over an indented "{}", flow lists spaced as written,
 // comments), without a post-renderer.

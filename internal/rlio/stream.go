@@ -43,11 +43,14 @@ type Source struct {
 // starts) begins a new span. Each span is then read on its own by kyaml's
 // reader, which must find in it exactly the resource (comments and
 // styles included) it finds there in the whole stream (FuzzStreamSpans
-// holds the two readings to the same resources on random streams). Where YAML and kyaml's reader split a stream differently (a
-// "..." line, a line break other than \n and \r\n, a "---" line kyaml
-// takes for a separator and YAML does not), or the stream does not parse,
+// holds the two readings to the same resources on random streams).
+//
+// Where YAML and kyaml's reader split a stream differently (a "..." line,
+// a line break other than \n and \r\n, a "---" line kyaml takes for a
+// separator and YAML does not, a "---" line with a comment that kyaml does
+// not split on because it follows another), or the stream does not parse,
 // the resources are read as kyaml reads the whole stream, with no Text:
-// they are written whole.
+// they are written whole (Whole).
 //
 // kyaml's reader unwraps a stream that is one List into its items; this
 // one does not (a List keeps its wrapper, see ExpandLists).
@@ -156,6 +159,17 @@ func (s *Stream) Append(next *Stream) {
 	}
 	s.Docs = append(s.Docs, next.Docs...)
 	s.tail = next.tail
+}
+
+// Whole reports whether some resource's bytes are not known (the stream
+// it came from could not be placed): it is written whole.
+func (s *Stream) Whole() bool {
+	for _, d := range s.Docs {
+		if d.Text == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Tail is the empty documents after the last resource read, for

@@ -37,6 +37,9 @@ func RunStream(f Function, req *Request, in *rlio.Stream) ([]byte, Outcome, erro
 		out = lists.Collapse(out)
 	}
 	docs, infos := opened.write(out)
+	if in.Whole() {
+		infos = append(infos, &framework.Result{Severity: framework.Info, Message: unplaced})
+	}
 	outcome.Results = append(outcome.Results, req.secretSet().Results(infos)...)
 	var b bytes.Buffer
 	if err := rlio.WriteStream(&b, docs, in.Tail()); err != nil {
@@ -48,6 +51,12 @@ func RunStream(f Function, req *Request, in *rlio.Stream) ([]byte, Outcome, erro
 // WrittenWhole starts the info result of a standalone run that says a
 // resource it changed was written whole.
 const WrittenWhole = "written whole, not as edits of its text"
+
+// unplaced is the info of a run whose input YAML and kyaml's reader split
+// into documents differently (rlio.ReadStream).
+const unplaced = "every resource is written whole, as kyaml writes it: YAML and kyaml's reader split the input into " +
+	"documents differently (a \"...\" line, a \"---\" line with a comment right after another \"---\" line, " +
+	"or a line break other than \\n and \\r\\n), so the bytes of each resource are not known"
 
 // openedStream is a stream's resources opened for editing: the function
 // is handed each one's valuemerge.Doc.Want, and what it made of them is

@@ -97,3 +97,13 @@ func writeConfig(t *testing.T) string {
 	}
 	return path
 }
+
+// A stream YAML and kyaml's reader split differently is written whole,
+// and the run says so.
+func TestStreamUnplacedSaysSo(t *testing.T) {
+	in := "kind: A\nmetadata: {name: a}\n---\n---   # b\nkind: B\nmetadata:   {name: b}\n"
+	got, o := runStream(t, func(*Request) error { return nil }, in)
+	if got == in || len(o.Results) != 1 || !strings.Contains(o.Results[0].Message, "every resource is written whole") {
+		t.Fatalf("got\n%s\nresults %v", got, o.Results)
+	}
+}

@@ -32,6 +32,10 @@ type Source struct {
 	Text string
 	// Lead is the empty documents just before it, written with it.
 	Lead string
+	// Wide says the resource indents its block lists under their keys
+	// ("key:\n  - a"), as kyaml's reader tells: written whole, it keeps
+	// that.
+	Wide bool
 }
 
 // ReadStream reads a stream of resources for a standalone run, with
@@ -63,10 +67,27 @@ func ReadStream(raw []byte) (*Stream, error) {
 		return s, nil
 	}
 	s := &Stream{}
-	for _, it := range items {
-		s.Docs = append(s.Docs, &Source{Node: it})
+	wide := wideResources(raw, len(items))
+	for i, it := range items {
+		s.Docs = append(s.Docs, &Source{Node: it, Wide: wide[i]})
 	}
 	return s, nil
+}
+
+// wideResources tells, for each of the n resources of raw, whether
+// kyaml's reader finds it indenting its block lists under their keys.
+// kyaml tells it only with annotations of its own that would change the
+// resources, so the stream is read again.
+func wideResources(raw []byte, n int) []bool {
+	wide := make([]bool, n)
+	styled, err := (&kio.ByteReader{Reader: bytes.NewReader(raw), PreserveSeqIndent: true, DisableUnwrapping: true}).Read()
+	if err != nil || len(styled) != n {
+		return wide // indentation is a nicety; the resources are read
+	}
+	for i, it := range styled {
+		wide[i] = it.GetAnnotations()[kioutil.SeqIndentAnnotation] == string(yaml.WideSequenceStyle)
+	}
+	return wide
 }
 
 // sameResources reports whether the resources read span by span are those
@@ -130,7 +151,7 @@ func placed(raw []byte) (*Stream, bool) {
 		case len(items) == 0:
 			lead += text
 		default:
-			s.Docs = append(s.Docs, &Source{Node: items[0], Text: text, Lead: lead})
+			s.Docs = append(s.Docs, &Source{Node: items[0], Text: text, Lead: lead, Wide: wideSequences(text)})
 			lead = ""
 		}
 	}
@@ -334,8 +355,8 @@ func (d Out) text() (string, error) {
 	return b.String(), nil
 }
 
-// WideSequences reports whether text, a resource's source, indents its
+// wideSequences reports whether text, a resource's source, indents its
 // block lists under their keys, as kyaml's reader tells.
-func WideSequences(text string) bool {
+func wideSequences(text string) bool {
 	return yaml.DeriveSeqIndentStyle(text) == string(yaml.WideSequenceStyle)
 }

@@ -83,9 +83,11 @@ func openStream(in *rlio.Stream) *openedStream {
 		o := &opened{src: src}
 		node := src.Node
 		if src.Text != "" {
-			o.doc, _ = valuemerge.Open(src.Text, src.Node.YNode(), valuemerge.Options{Format: valuemerge.YAML,
+			doc, err := valuemerge.Open(src.Text, src.Node.YNode(), valuemerge.Options{Format: valuemerge.YAML,
 				Edit: embedded.Options{Secret: isSecret(src.Node)}})
-			node = yaml.NewRNode(o.doc.Want)
+			if err == nil {
+				o.doc, node = doc, yaml.NewRNode(doc.Want)
+			}
 		}
 		// yaml.v3 writes a << key "!!merge <<"; the runner takes the tag
 		// off every item, so it is taken off before the fingerprint
@@ -125,10 +127,10 @@ func (s *openedStream) write(out []*yaml.RNode) ([]rlio.Out, framework.Results) 
 func (o *opened) edit(it *yaml.RNode) (rlio.Out, error) {
 	src := o.src
 	switch {
-	case o.doc == nil:
-		return rlio.Out{Lead: src.Lead, Node: it}, nil
-	case !Changed(o.print, it):
+	case src.Text != "" && !Changed(o.print, it):
 		return rlio.Out{Lead: src.Lead, Text: src.Text}, nil
+	case o.doc == nil:
+		return rlio.Out{Lead: src.Lead, Node: it, Wide: src.Wide}, nil
 	}
 	asEncoded(it.YNode())
 	text, err := o.doc.Write()
@@ -138,7 +140,7 @@ func (o *opened) edit(it *yaml.RNode) (rlio.Out, error) {
 		err = errExpanded
 	}
 	if err != nil {
-		return rlio.Out{Lead: src.Lead, Node: withDocumentComments(it, src.Node), Wide: rlio.WideSequences(src.Text)}, err
+		return rlio.Out{Lead: src.Lead, Node: withDocumentComments(it, src.Node), Wide: src.Wide}, err
 	}
 	return rlio.Out{Lead: src.Lead, Text: text}, nil
 }

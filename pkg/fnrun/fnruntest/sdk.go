@@ -185,7 +185,7 @@ func readWithIndent(t testing.TB, stream []byte) ([]*yaml.RNode, []bool) {
 	var wide []bool
 	for _, src := range in.Docs {
 		items = append(items, src.Node)
-		wide = append(wide, src.Text != "" && rlio.WideSequences(src.Text))
+		wide = append(wide, src.Wide)
 	}
 	return items, wide
 }

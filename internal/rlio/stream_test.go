@@ -48,6 +48,22 @@ func FuzzStreamSpans(f *testing.F) {
 	})
 }
 
+// FuzzStreamBytes is FuzzStreamSpans on any bytes: the fuzzer's mutations
+// of streams built of fragments (indentation, markers, comments and flow
+// collections cut and spliced anywhere) hold the spans to kyaml's reading
+// just the same.
+func FuzzStreamBytes(f *testing.F) {
+	for i := range 20 {
+		f.Add(buildStream(uint64(i), 5))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) > 4096 {
+			return // a stream's spans do not need a long one
+		}
+		checkSpans(t, raw)
+	})
+}
+
 // buildStream joins n fragments chosen by seed, with a "---" line between
 // some of them.
 func buildStream(seed uint64, n int) []byte {

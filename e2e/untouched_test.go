@@ -182,3 +182,15 @@ func TestUntouchedLists(t *testing.T) {
 		})
 	}
 }
+
+// TestUntouchedUnplacedSaysSo: a stream kyaml's reader and YAML split
+// differently (here, old Mac line ends) is written as kyaml writes it,
+// and the run says so, even when it holds no resource, only comments that
+// kyaml's reading drops.
+func TestUntouchedUnplacedSaysSo(t *testing.T) {
+	bin := requireFunction(t, "multi-patch")
+	r := run(t, env.root, nil, []byte("# a comment\r# another\r"), bin, filepath.Join(untouchedDir, "nothing.yaml"))
+	if r.code != 0 || !strings.Contains(r.stderr, "every resource is written whole") {
+		t.Fatalf("want exit 0 and an info saying the stream is written whole:\n%s", r)
+	}
+}

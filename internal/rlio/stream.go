@@ -19,6 +19,9 @@ type Stream struct {
 	// tail is the empty documents (nothing, or only comments) after the
 	// last resource.
 	tail string
+	// unplaced says some file of the stream could not be placed: its
+	// resources have no Text, and whatever else it held is lost.
+	unplaced bool
 }
 
 // Source is one resource of a stream.
@@ -66,7 +69,7 @@ func ReadStream(raw []byte) (*Stream, error) {
 	if s, ok := placed(raw); ok && sameResources(s.Docs, items) {
 		return s, nil
 	}
-	s := &Stream{}
+	s := &Stream{unplaced: true}
 	wide := wideResources(raw, len(items))
 	for i, it := range items {
 		s.Docs = append(s.Docs, &Source{Node: it, Wide: wide[i]})
@@ -180,18 +183,13 @@ func (s *Stream) Append(next *Stream) {
 	}
 	s.Docs = append(s.Docs, next.Docs...)
 	s.tail = next.tail
+	s.unplaced = s.unplaced || next.unplaced
 }
 
-// Whole reports whether some resource's bytes are not known (the stream
-// it came from could not be placed): it is written whole.
-func (s *Stream) Whole() bool {
-	for _, d := range s.Docs {
-		if d.Text == "" {
-			return true
-		}
-	}
-	return false
-}
+// Whole reports whether some file of the stream could not be placed: its
+// resources' bytes are not known, they are written whole, and its empty
+// documents (comments, blank lines) are not written at all.
+func (s *Stream) Whole() bool { return s.unplaced }
 
 // Tail is the empty documents after the last resource read, for
 // WriteStream.

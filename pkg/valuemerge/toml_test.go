@@ -19,6 +19,9 @@ root = "/var/lib/containerd"   # where images live
     endpoint = ["https://registry-1.docker.io"]
 `
 
+// TestMergeTOML: merges written as edits of the base, with the comments
+// around them kept: tables, arrays of tables and inline tables in place,
+// new keys where their table's keys are and indented as they are.
 func TestMergeTOML(t *testing.T) {
 	cases := []struct{ name, base, overlay, want string }{{
 		name: "values changed and added in place",
@@ -63,13 +66,58 @@ root = "/data/containerd"   # where images live
 		base:    "# gone\n[a]\nb = 1\n",
 		overlay: "a = 2\n",
 		want:    "a = 2\n",
+	}, {
+		// Issue 29: an overlay touching [[graphite]] dropped every comment
+		// of InfluxDB's sample config and sorted its tables; new keys went
+		// unindented right under a header, a new root key under the first
+		// table's banner.
+		name:    "InfluxDB: a root key after the opening comments, keys in comment-only sections indented as they are, an array of tables' element edited",
+		base:    influxBase,
+		overlay: "reporting-disabled = true\n[monitor]\nstore-enabled = false\n[[graphite]]\nenabled = true\ndatabase = \"graphite\"\n",
+		want: strings.NewReplacer(
+			"# reporting-disabled = false\n", "# reporting-disabled = false\nreporting-disabled = true\n",
+			"  # store-enabled = true\n", "  # store-enabled = true\n  store-enabled = false\n",
+			"  # database = \"graphite\"\n", "  # database = \"graphite\"\n  enabled = true\n  database = \"graphite\"\n",
+		).Replace(influxBase),
+	}, {
+		name:    "InfluxDB: a second element of an array of tables follows the first",
+		base:    influxBase,
+		overlay: "[[graphite]]\n[[graphite]]\nenabled = true\nbind-address = \":2004\"\n",
+		want: strings.Replace(influxBase, "  # database = \"graphite\"\n",
+			"  # database = \"graphite\"\n\n[[graphite]]\n  enabled = true\n  bind-address = \":2004\"\n", 1),
+	}, {
+		name:    "an element the overlay drops goes with its comments; one it keeps loses the keys the overlay's lacks",
+		base:    "# listeners\n[[servers]]\n  # the first\n  name = \"a\"\n  # its port\n  port = 1\n\n# the second\n[[servers]]\n  name = \"b\"\n\n[other]\n  x = 1\n",
+		overlay: "[[servers]]\nname = \"a\"\n",
+		want:    "# listeners\n[[servers]]\n  # the first\n  name = \"a\"\n\n[other]\n  x = 1\n",
+	}, {
+		name:    "an array of tables replacing a value, and a value replacing an array of tables",
+		base:    "a = 1\nb = 2\n\n[[c]]\n  x = 1\n",
+		overlay: "c = [1, 2]\n[[a]]\ny = 2\n",
+		want:    "b = 2\nc = [1, 2]\n\n[[a]]\n  y = 2\n",
+	}, {
+		name:    "inline tables edited inside: a key set, a key added, a table added as dotted keys",
+		base:    "[runc]\n  options = { SystemdCgroup = false, BinaryName = \"runc\" }  # c\n  a = {b = {}}\n",
+		overlay: "[runc.options]\nSystemdCgroup = true\nRoot = \"/run\"\n[runc.a.b.c]\nd = 1\n",
+		want:    "[runc]\n  options = { SystemdCgroup = true, BinaryName = \"runc\", Root = \"/run\" }  # c\n  a = {b = { c.d = 1}}\n",
+	}, {
+		name:    "a table of an array's last element after other tables: a new element follows it",
+		base:    "[[s]]\nn = 1\n[t]\nx = 1\n[s.sub]\ny = 1\n",
+		overlay: "[[s]]\nn = 1\n[s.sub]\ny = 1\n[[s]]\nn = 2\n",
+		want:    "[[s]]\nn = 1\n[t]\nx = 1\n[s.sub]\ny = 1\n\n[[s]]\nn = 2\n",
+	}, {
+		name:    "a new root key where the root has keys: after them",
+		base:    "# head\n\nport = 1\n\n# banner\n\n[t]\nk = 1\n",
+		overlay: "host = \"h\"\n",
+		want:    "# head\n\nport = 1\nhost = \"h\"\n\n# banner\n\n[t]\nk = 1\n",
 	}}
 	for _, c := range cases {
-		got, err := Merge(TOML, c.base, c.overlay)
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
+		m, err := MergeText(TOML, c.base, c.overlay)
+		if err != nil || m.Lost != "" {
+			t.Errorf("%s: %v %s", c.name, err, m.Why)
 			continue
 		}
+		got := m.Text
 		if got != c.want {
 			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", c.name, got, c.want)
 		}
@@ -119,68 +167,6 @@ const influxBase = `### Welcome to the InfluxDB configuration file.
 [[udp]]
   # enabled = false
 `
-
-// TestMergeTOMLInPlace: tables, arrays of tables and new keys are written
-// as edits with the comments around them kept (issue 29: an overlay
-// touching [[graphite]] dropped every comment of InfluxDB's sample config
-// and sorted its tables; new keys went unindented right under a header,
-// and a new root key under the first table's banner).
-func TestMergeTOMLInPlace(t *testing.T) {
-	cases := []struct{ name, base, overlay, want string }{{
-		name:    "InfluxDB: a root key after the opening comments, keys in comment-only sections indented as they are, an array of tables' element edited",
-		base:    influxBase,
-		overlay: "reporting-disabled = true\n[monitor]\nstore-enabled = false\n[[graphite]]\nenabled = true\ndatabase = \"graphite\"\n",
-		want: strings.NewReplacer(
-			"# reporting-disabled = false\n", "# reporting-disabled = false\nreporting-disabled = true\n",
-			"  # store-enabled = true\n", "  # store-enabled = true\n  store-enabled = false\n",
-			"  # database = \"graphite\"\n", "  # database = \"graphite\"\n  enabled = true\n  database = \"graphite\"\n",
-		).Replace(influxBase),
-	}, {
-		name:    "InfluxDB: a second element of an array of tables follows the first",
-		base:    influxBase,
-		overlay: "[[graphite]]\n[[graphite]]\nenabled = true\nbind-address = \":2004\"\n",
-		want: strings.Replace(influxBase, "  # database = \"graphite\"\n",
-			"  # database = \"graphite\"\n\n[[graphite]]\n  enabled = true\n  bind-address = \":2004\"\n", 1),
-	}, {
-		name:    "an element the overlay drops goes with its comments; one it keeps loses the keys the overlay's lacks",
-		base:    "# listeners\n[[servers]]\n  # the first\n  name = \"a\"\n  # its port\n  port = 1\n\n# the second\n[[servers]]\n  name = \"b\"\n\n[other]\n  x = 1\n",
-		overlay: "[[servers]]\nname = \"a\"\n",
-		want:    "# listeners\n[[servers]]\n  # the first\n  name = \"a\"\n\n[other]\n  x = 1\n",
-	}, {
-		name:    "an array of tables replacing a value, and a value replacing an array of tables",
-		base:    "a = 1\nb = 2\n\n[[c]]\n  x = 1\n",
-		overlay: "c = [1, 2]\n[[a]]\ny = 2\n",
-		want:    "b = 2\nc = [1, 2]\n\n[[a]]\n  y = 2\n",
-	}, {
-		name:    "inline tables edited inside: a key set, a key added, a table added as dotted keys",
-		base:    "[runc]\n  options = { SystemdCgroup = false, BinaryName = \"runc\" }  # c\n  a = {b = {}}\n",
-		overlay: "[runc.options]\nSystemdCgroup = true\nRoot = \"/run\"\n[runc.a.b.c]\nd = 1\n",
-		want:    "[runc]\n  options = { SystemdCgroup = true, BinaryName = \"runc\", Root = \"/run\" }  # c\n  a = {b = { c.d = 1}}\n",
-	}, {
-		name:    "a table of an array's last element after other tables: a new element follows it",
-		base:    "[[s]]\nn = 1\n[t]\nx = 1\n[s.sub]\ny = 1\n",
-		overlay: "[[s]]\nn = 1\n[s.sub]\ny = 1\n[[s]]\nn = 2\n",
-		want:    "[[s]]\nn = 1\n[t]\nx = 1\n[s.sub]\ny = 1\n\n[[s]]\nn = 2\n",
-	}, {
-		name:    "a new root key where the root has keys: after them",
-		base:    "# head\n\nport = 1\n\n# banner\n\n[t]\nk = 1\n",
-		overlay: "host = \"h\"\n",
-		want:    "# head\n\nport = 1\nhost = \"h\"\n\n# banner\n\n[t]\nk = 1\n",
-	}}
-	for _, c := range cases {
-		m, err := MergeText(TOML, c.base, c.overlay)
-		if err != nil || m.Lost != "" {
-			t.Errorf("%s: %v %s", c.name, err, m.Lost)
-			continue
-		}
-		if m.Text != c.want {
-			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", c.name, m.Text, c.want)
-		}
-		if again, err := Merge(TOML, m.Text, c.overlay); err != nil || again != m.Text {
-			t.Errorf("%s: not idempotent (%v):\n%s", c.name, err, again)
-		}
-	}
-}
 
 // TestMergeTOMLWrittenWhole: what cannot be written as edits (a value
 // inside an inline table becoming a table) is written whole by the

@@ -13,14 +13,15 @@ import (
 
 // merge merges pairs into res as kustomize's behavior merge does (a key's
 // value replaces the old one; labels and annotations are added), except
-// that mergeValues keys deep-merge their values.
-func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error {
+// that mergeValues keys deep-merge their values; warn receives what a
+// merged value lost of the old one's text.
+func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) error {
 	if e.kind == "Secret" {
 		if err := stringDataIntoData(res); err != nil {
 			return err
 		}
 	}
-	if err := mergePairs(e, res, pairs, formats); err != nil {
+	if err := mergePairs(e, res, pairs, formats, warn); err != nil {
 		return err
 	}
 	if err := applyOptions(res, e.opts); err != nil {
@@ -33,9 +34,9 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error 
 }
 
 // mergePairs sets each pair's value in res, in key order.
-func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error {
+func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) error {
 	for _, p := range sortPairs(pairs) {
-		value, err := mergedValue(e, res, p, formats)
+		value, err := mergedValue(e, res, p, formats, warn)
 		if err != nil {
 			return err
 		}
@@ -47,8 +48,11 @@ func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) e
 }
 
 // mergedValue is the value a pair leaves in res: its own or, for a
-// mergeValues key, the existing value with it deep-merged in.
-func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules) (string, error) {
+// mergeValues key, the existing value with it deep-merged in, and a
+// warning to warn when that loses what the existing value's text had (a
+// TOML merge written whole: why names a place in the value, so a
+// Secret's warning leaves it out).
+func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules, warn func(*framework.Result)) (string, error) {
 	rule, ok := formats[p.Key]
 	if !ok {
 		return p.Value, nil
@@ -59,11 +63,18 @@ func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules) (strin
 	if err != nil {
 		return "", err
 	}
-	merged, err := valuemerge.Merge(f, base, value, rule.keyed...)
+	merged, err := valuemerge.MergeText(f, base, value, rule.keyed...)
 	if err != nil {
 		return "", resultError{fnrun.Errorf(where, res, "data."+p.Key, "key %q: %v", p.Key, err)}
 	}
-	return merged, nil
+	if merged.Lost != "" {
+		why := " (" + merged.Why + ")"
+		if e.kind == "Secret" {
+			why = ""
+		}
+		warn(fnrun.Warningf(where, res, "data."+p.Key, "key %q: %s%s", p.Key, merged.Lost, why))
+	}
+	return merged.Text, nil
 }
 
 // existingValue is the text of the value res holds for a mergeValues key

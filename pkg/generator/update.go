@@ -25,7 +25,8 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	defer r.remember(idx)
 	before := fnrun.Fingerprint(res)
 	defer func() { r.done = updated(behavior, res, before) }()
-	if result := change(e, behavior, res, pairs, formats); result != nil {
+	warn := func(w *framework.Result) { r.req.Results = append(r.req.Results, w) }
+	if result := change(e, behavior, res, pairs, formats, warn); result != nil {
 		return result
 	}
 	if res.GetAnnotations()[kustomizeWillHash] != "" {
@@ -42,11 +43,12 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	return r.name(e, res, nameBase(e.args.Name, oldName, ours), oldName)
 }
 
-// change merges the pairs into res or replaces its data with them.
-func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules) *framework.Result {
+// change merges the pairs into res or replaces its data with them; warn
+// receives what a merge lost of a value's text.
+func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) *framework.Result {
 	var err error
 	if behavior == "merge" {
-		err = merge(e, res, pairs, formats)
+		err = merge(e, res, pairs, formats, warn)
 	} else {
 		err = replace(e, res, pairs)
 	}

@@ -136,7 +136,24 @@ func (l YAMLLayout) AfterKey(v *yaml.Node, keyCol int) string {
 		}
 		return l.NL + Spaces(col) + l.Block(v, col)
 	}
+	if s, ok := l.newBlockScalar(v, keyCol); ok {
+		return " " + s
+	}
 	return " " + l.scalar(v)
+}
+
+// newBlockScalar writes a new string of several lines, the value of a key
+// at column keyCol, as a literal block, as YAML encoders write one (a
+// double-quoted string spells every line break "\n"): only where the
+// string is plain and nothing says to quote it.
+func (l YAMLLayout) newBlockScalar(v *yaml.Node, keyCol int) (string, bool) {
+	if l.Quote || v.Kind != yaml.ScalarNode || !strings.Contains(v.Value, "\n") ||
+		v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 || l.StrQuote != span.Plain ||
+		scalartype.At(nil, v) != span.StrTag {
+		return "", false
+	}
+	at := &span.Node{Style: span.Literal, YAMLInfo: &span.YAMLInfo{BlockIndent: keyCol + l.Unit, ParentIndent: keyCol}}
+	return blockScalar(v.Value, at, l.NL)
 }
 
 // AfterDash renders v as a block list element after "-" at column dashCol.

@@ -9,34 +9,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// dottedKey explains a missing field when the map has a key that is the
-// field and the segments after it joined by dots: data.settings.json.db.host
-// where the key is settings.json. Adding a `settings` field (options.create)
-// is then the wrong advice; the path needs the dot escaped. It returns the
-// hint (" (the key "settings.json" contains dots: write data.settings\.json.db.host)")
-// or "".
-func dottedKey(n *yaml.Node, path fieldpath.Path, i int) string {
-	key := path[i].Key
-	for j := i + 1; j < len(path); j++ {
-		if path[j].Kind != fieldpath.Field && path[j].Kind != fieldpath.Index {
-			return ""
-		}
-		key += "." + path[j].Key
-		if yamltree.Lookup(n, key) == nil {
-			continue
-		}
-		fixed := append(append(fieldpath.Path{}, path[:i]...), fieldpath.Segment{Kind: fieldpath.Field, Key: key})
-		fixed = append(fixed, path[j+1:]...)
-		return fmt.Sprintf(" (the key %q contains dots: escape them, %s)", key, fixed)
-	}
-	return ""
-}
-
 // createHint is the advice for a missing field: escape the dots of a dotted
 // key, or else the field probably meant, if any, and that options.create
 // adds the field. A secret resource's keys are not suggested.
 func createHint(n *yaml.Node, path fieldpath.Path, i int, secret bool) string {
-	if h := dottedKey(n, path, i); h != "" {
+	if h := fieldpath.DottedKeyHint[*yaml.Node](yamltree.Tree{}, n, path, i); h != "" {
 		return h
 	}
 	near := ""
@@ -58,3 +35,25 @@ func newFieldHint(near, what string) string {
 	}
 	return fmt.Sprintf(" (did you mean %q? if the %s is new, options.create: true adds it)", near, what)
 }
+
+// noElement is the advice for a matcher that selects no element of list:
+// what its value most likely meant, or the value nearest and those there
+// (fieldpath.NoMatch), and for a literal value that options.create adds
+// an element. A pattern's element would be named after the pattern.
+//
+// Where kustomize's reading would select elements, withUnanchoredHint
+// names them instead: only what the value meant is said here.
+func (s *setter) noElement(list *yaml.Node, i int) string {
+	seg := s.path[i]
+	if s.divergesAt(i) {
+		return seg.MeantHint()
+	}
+	hint, literal := fieldpath.NoMatch[*yaml.Node](yamltree.Tree{}, list, seg, s.secret)
+	if literal {
+		hint += createOne
+	}
+	return hint
+}
+
+// createOne is the advice to create a missing element.
+const createOne = " (options.create: true adds one)"

@@ -430,12 +430,11 @@ func (s *setter) embeddedError(err error, i int) error {
 }
 
 // withFormatHint adds to shifted, the walk's form of the embedded error
-// orig, what to do when a string is not the JSON its key's name promises:
-// set options.format: yaml if it is YAML.
+// orig, what to do when a string is not the JSON its key's name promises
+// or options.format says: set options.format: yaml if it is YAML.
 func withFormatHint(shifted, orig error) error {
-	var e *embedded.Error
-	if w, ok := shifted.(*walkError); ok && errors.As(orig, &e) && e.NamedJSON {
-		w.msg += " (the key's name ends in .json, so the value must be JSON; if it is YAML, set options.format: yaml)"
+	if w, ok := shifted.(*walkError); ok {
+		w.msg += embedded.FormatHint(orig, "options.format")
 	}
 	return shifted
 }

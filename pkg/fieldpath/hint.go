@@ -46,7 +46,7 @@ func NoMatch[N any](t Tree[N], list N, seg Segment, hide bool) (hint string, lit
 	if hint := seg.MeantHint(); hint != "" {
 		return hint, false
 	}
-	literal = !seg.IsPattern()
+	literal = seg.Creatable()
 	if hide {
 		return "", literal
 	}
@@ -62,6 +62,14 @@ func NoMatch[N any](t Tree[N], list N, seg Segment, hide bool) (hint string, lit
 		return "", literal
 	}
 	return " (" + strings.Join(hints, " ") + ")", literal
+}
+
+// Creatable reports whether a matcher's value is one an element may be
+// created for (options.create): a literal, neither a pattern nor a
+// pattern's near miss (MeantHint), which an element named after it would
+// only hide.
+func (s Segment) Creatable() bool {
+	return s.Kind == Match && !s.IsPattern() && s.MeantHint() == ""
 }
 
 // MeantHint says what a matcher's value most likely meant when it is a

@@ -57,3 +57,10 @@ func (s *setter) noElement(list *yaml.Node, i int) string {
 
 // createOne is the advice to create a missing element.
 const createOne = " (options.create: true adds one)"
+
+// creatable reports whether options.create is advice for what path[i]
+// names: a key, an index, or a matcher's literal value, never a pattern
+// (fieldpath.Segment.Creatable).
+func (s *setter) creatable(i int) bool {
+	return i >= len(s.path) || s.path[i].Kind != fieldpath.Match || s.path[i].Creatable()
+}

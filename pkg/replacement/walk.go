@@ -415,7 +415,7 @@ func showValue(v string, secret bool) string {
 // a missing key or element.
 func (s *setter) embeddedError(err error, i int) error {
 	var e *embedded.Error
-	if s.create || !errors.As(err, &e) || !e.Missing {
+	if s.create || !errors.As(err, &e) || !e.Missing || !s.creatable(i+e.Segment) {
 		if s.secret && s.path[0].Key == "data" {
 			return shiftEmbedded(err, i) // base64: the caller says so
 		}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
 	fnentry "github.com/patchwork-krm/patchwork/pkg/entry"
-
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"github.com/patchwork-krm/patchwork/pkg/valuemerge"

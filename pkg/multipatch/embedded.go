@@ -199,14 +199,14 @@ func deadEnd(n *yaml.Node, path fieldpath.Path, i int, at fieldpath.Path, sel fi
 // missingKeyHint says what the key path[i], missing from map n (reached
 // by at), most likely meant: the dotted key the path did not escape
 // (data.api.json for the key api.json), or else the nearest key and those
-// there, but for a Secret's data and stringData, whose keys say what it
-// holds.
+// there; nothing for a Secret's data and stringData, whose keys say what
+// it holds.
 func missingKeyHint(n *yaml.Node, path fieldpath.Path, i int, at fieldpath.Path, secret bool) string {
-	if dotted := fieldpath.DottedKeyHint[*yaml.Node](yamltree.Tree{}, n, path, i); dotted != "" {
-		return dotted // the key is the user's own text
-	}
 	if secret && len(at) > 0 && (at[0].Key == "data" || at[0].Key == "stringData") {
 		return ""
+	}
+	if dotted := fieldpath.DottedKeyHint[*yaml.Node](yamltree.Tree{}, n, path, i); dotted != "" {
+		return dotted
 	}
 	return keysHint(n, path[i].Key)
 }

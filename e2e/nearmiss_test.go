@@ -13,7 +13,8 @@ import (
 // through the built binary, standalone, as a user runs it: exit 1 and
 // every expected line on stderr.
 var nearMisses = map[string][]string{
-	"structured-replacement": {"error-matcher-not-re2", "error-matcher-glob-or-anchor", "error-format-json-on-yaml", "error-template-shell-variable"},
+	"structured-replacement": {"error-matcher-not-re2", "error-matcher-glob-or-anchor", "error-format-json-on-yaml", "error-template-shell-variable",
+		"error-flow-bracket-unquoted"},
 	"multi-patch": {"error-embedded-near-misses", "error-matcher-not-re2", "error-json-patch-field-not-set",
 		"error-schema-file-near-miss", "error-schemas-not-a-list"},
 	"podspec-patch":          {"error-mode-at-the-top"},

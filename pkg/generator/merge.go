@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -33,18 +34,19 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn f
 	return nil
 }
 
-// mergePairs sets each pair's value in res, in key order.
+// mergePairs sets each pair's value in res, in key order. A value that
+// does not merge is left as it was, and its error joined with the others'
+// (res is not written when there is one).
 func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) error {
+	var errs []error
 	for _, p := range sortPairs(pairs) {
 		value, err := mergedValue(e, res, p, formats, warn)
-		if err != nil {
-			return err
+		if err == nil {
+			err = setValue(res, e.kind, p.Key, value)
 		}
-		if err := setValue(res, e.kind, p.Key, value); err != nil {
-			return err
-		}
+		errs = append(errs, err)
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // mergedValue is the value a pair leaves in res: its own or, for a

@@ -152,8 +152,7 @@ func (l YAMLLayout) newBlockScalar(v *yaml.Node, keyCol int) (string, bool) {
 		scalartype.At(nil, v) != span.StrTag {
 		return "", false
 	}
-	at := &span.Node{Style: span.Literal, YAMLInfo: &span.YAMLInfo{BlockIndent: keyCol + l.Unit, ParentIndent: keyCol}}
-	return blockScalar(v.Value, at, l.NL)
+	return NewBlockScalar(v.Value, keyCol, l.Unit, l.NL)
 }
 
 // AfterDash renders v as a block list element after "-" at column dashCol.

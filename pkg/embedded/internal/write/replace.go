@@ -63,6 +63,9 @@ func (w *writer) scalarTag(n *span.Node, v *yaml.Node) string {
 // value's style is kept when it can hold the new text.
 func (w *writer) rewriteYAMLScalar(n *span.Node, v *yaml.Node, tag string) (Edit, Check) {
 	text := encode.YAMLScalar(tag, v.Value, n, n.InFlow, w.d.Newline)
+	if s, ok := w.linesBlock(n, tag, v.Value); ok {
+		text = s
+	}
 	if s, ok := w.givenText(tag, v, n.InFlow); ok {
 		text = s
 	}
@@ -71,6 +74,17 @@ func (w *writer) rewriteYAMLScalar(n *span.Node, v *yaml.Node, tag string) (Edit
 		text = " " + text
 	}
 	return Edit{Start: n.Start, End: n.End, Text: text}, Check{Want: want}
+}
+
+// linesBlock writes a string of several lines over a plain or 'single'
+// value, which cannot hold its line breaks, as a literal block, as YAML
+// encoders write one, rather than double-quoted with each break "\n".
+func (w *writer) linesBlock(n *span.Node, tag, value string) (string, bool) {
+	if tag != span.StrTag || w.d.Jsonish || n.InFlow || n.YAMLInfo == nil || n.ParentIndent < 0 ||
+		(n.Style != span.Plain && n.Style != span.Single) || !strings.Contains(value, "\n") {
+		return "", false
+	}
+	return encode.NewBlockScalar(value, n.ParentIndent, w.d.Unit, w.d.Newline)
 }
 
 // newYAMLScalar writes a YAML scalar where a map, a list or an empty value

@@ -22,6 +22,10 @@ type YAMLLayout struct {
 	// StrQuote is how the document quotes every string, which new
 	// strings follow unless given quoted, or span.Plain: as needed.
 	StrQuote span.Style
+	// Blocks lets a new string of several lines be a literal block: the
+	// text written ends a line (a block scalar would take in whatever
+	// followed it there).
+	Blocks bool
 }
 
 // KeepFlow reports whether v is a map or list to write in flow style, as
@@ -145,9 +149,9 @@ func (l YAMLLayout) AfterKey(v *yaml.Node, keyCol int) string {
 // newBlockScalar writes a new string of several lines, the value of a key
 // at column keyCol, as a literal block, as YAML encoders write one (a
 // double-quoted string spells every line break "\n"): only where the
-// string is plain and nothing says to quote it.
+// string is plain, nothing says to quote it, and the text ends a line.
 func (l YAMLLayout) newBlockScalar(v *yaml.Node, keyCol int) (string, bool) {
-	if l.Quote || v.Kind != yaml.ScalarNode || !strings.Contains(v.Value, "\n") ||
+	if !l.Blocks || l.Quote || v.Kind != yaml.ScalarNode || !strings.Contains(v.Value, "\n") ||
 		v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 || l.StrQuote != span.Plain ||
 		scalartype.At(nil, v) != span.StrTag {
 		return "", false

@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	smd "sigs.k8s.io/structured-merge-diff/v6/schema"
+
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
 // The tables in zz_builtin.go are the structured-merge schema that
@@ -86,7 +88,7 @@ func decodeList(off int) (*smd.List, int) {
 	l := &smd.List{ElementRelationship: relationships[head&3], ElementType: decodeRef(applyData[off+1])}
 	off += 2
 	for range head >> 2 {
-		l.Keys = append(l.Keys, applyName(applyData[off]))
+		l.Keys = append(l.Keys, schema.FieldName(applyData[off]))
 		off++
 	}
 	return l, off
@@ -104,7 +106,7 @@ func decodeMap(off int) *smd.Map {
 	m.Fields = make([]smd.StructField, n)
 	for i := range n {
 		name := applyData[off]
-		f := smd.StructField{Name: applyName(name &^ hasDefault), Type: decodeRef(applyData[off+1])}
+		f := smd.StructField{Name: schema.FieldName(name &^ hasDefault), Type: decodeRef(applyData[off+1])}
 		off += 2
 		if name&hasDefault != 0 {
 			f.Default = applyDefaults[applyData[off]]
@@ -127,12 +129,4 @@ func decodeRef(w uint16) smd.TypeRef {
 		return smd.TypeRef{NamedType: &applyNamed[applyData[off+1]].name, ElementRelationship: &rel}
 	}
 	return smd.TypeRef{Inlined: decodeAtom(off)}
-}
-
-func applyName(i uint16) string {
-	start := uint16(0)
-	if i > 0 {
-		start = applyNameEnds[i-1]
-	}
-	return applyNames[start:applyNameEnds[i]]
 }

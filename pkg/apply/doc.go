@@ -23,6 +23,7 @@
 // as int64 or float64) and comes back onto the yaml nodes it came from
 // through package jsonpatch's Rewrite: only what the merge changed is
 // touched, so comments, key order and quoting of the rest stay, as they do
-// for a strategic merge. Errors (Error) name the field path and say what
-// is wrong in our words; no Go value and no Secret's value is shown.
+// for a strategic merge. Errors (*smp.Error, as every merge's) name the
+// field path and say what is wrong in our words; no Go value and no
+// Secret's value is shown.
 package apply

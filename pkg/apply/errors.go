@@ -11,25 +11,11 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	"github.com/patchwork-krm/patchwork/pkg/smp"
 )
 
-// Error is an apply patch that cannot merge, where and why.
-type Error struct {
-	// Path is the field path (in the patch, or in the value it merges
-	// into): spec.template.spec.containers[name=app].ports.
-	Path string
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Path == "" {
-		return e.Msg
-	}
-	return e.Path + ": " + e.Msg
-}
-
-// newError turns structured-merge's validation errors into an Error: the
-// first of them, its path in our words, its message without Go values
+// newError turns structured-merge's validation errors into an *smp.Error
+// (the error every merge gives, a field path and a message): the first of them, its path in our words, its message without Go values
 // (the node at its path described instead, a Secret's without its value).
 // lead, when given, says what the error is about.
 func newError(err error, root *yaml.Node, lead string, secret bool) error {
@@ -45,7 +31,7 @@ func newError(err error, root *yaml.Node, lead string, secret bool) error {
 	if len(ves) > 1 {
 		msg += " (and " + strconv.Itoa(len(ves)-1) + " more)"
 	}
-	return &Error{Path: fieldPath(ve.Path), Msg: msg}
+	return &smp.Error{Path: fieldPath(ve.Path), Msg: msg}
 }
 
 // expected finds structured-merge's "expected string, got <a Go value>".
@@ -64,8 +50,15 @@ func message(m string, got func() string) string {
 		want := kinds[m[loc[2]:loc[3]]]
 		m = m[:loc[0]] + "expected " + want + ", got " + got()
 	}
+	if k := duplicate.FindStringSubmatch(m); k != nil {
+		return "two elements have the same keys (" + strings.ReplaceAll(strings.Trim(fieldPath("["+k[1]+"]"), "[]"), ",", ", ") +
+			"): the list is keyed by them, a key left out taking its default"
+	}
 	return strings.ReplaceAll(m, "field not declared in schema", "no such field in the schema")
 }
+
+// duplicate finds structured-merge's "duplicate entries for key [a=1,b="x"]".
+var duplicate = regexp.MustCompile(`duplicate entries for key \[(.*)\]$`)
 
 // fieldPath is a structured-merge path in our words: no leading dot, key
 // values unquoted (.spec.ports[port=80,protocol="TCP"] as

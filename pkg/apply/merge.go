@@ -39,8 +39,8 @@ func ParsePatch(n *yaml.RNode) (*Patch, error) {
 
 // Check types the patch with t as the API server types an applied
 // configuration: a field t lacks, a value of another type, two elements
-// of a keyed list with the same keys are errors (*Error, the path in the
-// patch).
+// of a keyed list with the same keys are errors (*smp.Error, the path in
+// the patch).
 func (p *Patch) Check(t Type) error {
 	_, err := p.typed(t)
 	return err

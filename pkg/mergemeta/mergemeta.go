@@ -12,6 +12,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/yamlstream"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
@@ -58,6 +59,7 @@ type Meta struct {
 	decls   []decl
 
 	schema *schema.Schema // built on first use (Schema)
+	apply  *apply.Schema  // built on first use (ApplySchema)
 	types  map[typeKey]typed
 }
 
@@ -257,6 +259,18 @@ func (m *Meta) Schema(items []*yaml.RNode) (*schema.Schema, error) {
 	}
 	m.schema = s
 	return s, nil
+}
+
+// ApplySchema is what apply patches are typed with: the built-in kinds
+// and the kinds of the CRDs among the schema files and items, built on
+// first use. (OpenAPI documents and declared merge keys are strategic
+// merge's: an apply patch merges as the API server does. A CRD that cannot
+// be read is Schema's to report.)
+func (m *Meta) ApplySchema(items []*yaml.RNode) *apply.Schema {
+	if m.apply == nil {
+		m.apply = apply.Builtin().WithCRDs(append(slices.Clone(m.crds), items...))
+	}
+	return m.apply
 }
 
 func listSome(s []string) string {

@@ -23,7 +23,7 @@ import (
 // Function is the multi-patch function.
 var Function = fnrun.Function{
 	Name:    fnkinds.MultiPatch.Name,
-	Short:   "apply strategic merge, JSON and merge patches to every resource a selector matches",
+	Short:   "apply strategic merge, JSON, merge and apply patches to every resource a selector matches",
 	Kinds:   fnkinds.MultiPatch.Kinds,
 	TakenBy: fnkinds.TakenBy(),
 	Run:     transform,

@@ -1,17 +1,16 @@
 package apply
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
-	"k8s.io/kube-openapi/pkg/schemaconv"
-	"k8s.io/kube-openapi/pkg/validation/spec"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 	smd "sigs.k8s.io/structured-merge-diff/v6/schema"
 
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -85,63 +84,198 @@ func (c *crdTypes) typeOf(apiVersion, kind string) (Type, bool, error) {
 // objectMeta is the built-in type of every resource's metadata.
 const objectMeta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 
-// convert types a CRD version as the API server does (apiextensions-
-// apiserver's OpenAPI builder, then kube-openapi's schemaconv, as
-// managedfields.NewTypeConverter): the schema as OpenAPI, apiVersion and
-// kind strings, metadata and the metadata of embedded resources the
-// built-in ObjectMeta; the built-in types beside it.
+// convert types a CRD version as the API server does: its structural
+// schema, value validations (format, enum...) left out, as OpenAPI with
+// apiVersion, kind and metadata added at the root and in each embedded
+// resource (apiextensions-apiserver's builder), converted as kube-openapi's
+// schemaconv converts OpenAPI for managedfields.NewTypeConverter; the
+// built-in types beside it. TestDifferentialCRDs holds it to that path.
 func (v crdVersion) convert() (Type, error) {
 	if v.Schema == nil {
 		return Builtin().named(deduced, ""), nil
 	}
-	js, err := yamljson.Encode(v.Schema)
+	root, err := converter{}.atom(v.Schema, false, true, 0)
 	if err != nil {
 		return Type{}, err
 	}
-	var root spec.Schema
-	if err := json.Unmarshal(js, &root); err != nil {
-		return Type{}, err
-	}
-	kubeNative(&root)
 	name := modelName(v.APIVersion, v.Kind)
-	s, err := schemaconv.ToSchemaFromOpenAPI(map[string]*spec.Schema{name: &root}, false)
+	return Type{schema: withBuiltin([]smd.TypeDef{{Name: name, Atom: root}}), ref: smd.TypeRef{NamedType: &name}}, nil
+}
+
+// converter turns an openAPIV3Schema into structured-merge types.
+type converter struct{}
+
+// maxSchemaDepth bounds a schema's nesting: YAML aliases can put a schema
+// inside itself.
+const maxSchemaDepth = 100
+
+var (
+	untyped = smd.Untyped
+	atomic  = "__untyped_atomic_"
+	str     = smd.String
+	numeric = smd.Numeric
+	boolean = smd.Boolean
+)
+
+// atom converts a schema node. preserve is inherited from above
+// (x-kubernetes-preserve-unknown-fields); kube says the node is a resource
+// (the root, an embedded resource), which has apiVersion, kind and
+// metadata.
+func (c converter) atom(n *yaml.Node, preserve, kube bool, depth int) (smd.Atom, error) {
+	n = yamltree.Resolve(n)
+	if depth > maxSchemaDepth || n == nil || n.Kind != yaml.MappingNode {
+		return smd.Atom{}, fmt.Errorf("a schema nested more than %d deep (or inside itself), or not a map", maxSchemaDepth)
+	}
+	preserve = preserve || flag(n, "x-kubernetes-preserve-unknown-fields")
+	kube = kube || flag(n, "x-kubernetes-embedded-resource")
+	switch typ := text(n, "type"); typ {
+	case "":
+		l, err := c.list(n, preserve, depth)
+		if err != nil {
+			return smd.Atom{}, err
+		}
+		m, err := c.object(n, preserve, kube, depth)
+		return smd.Atom{Scalar: &untyped, List: l, Map: m}, err
+	case "object":
+		m, err := c.object(n, preserve, kube, depth)
+		return smd.Atom{Map: m}, err
+	case "array":
+		l, err := c.list(n, preserve, depth)
+		return smd.Atom{List: l}, err
+	case "integer", "number":
+		return smd.Atom{Scalar: &numeric}, nil
+	case "string":
+		return smd.Atom{Scalar: &str}, nil
+	case "boolean":
+		return smd.Atom{Scalar: &boolean}, nil
+	default:
+		return smd.Atom{}, fmt.Errorf("type: %q is not a type", typ)
+	}
+}
+
+// object converts an object's properties, its additionalProperties (the
+// type of keys it does not name) and x-kubernetes-map-type.
+func (c converter) object(n *yaml.Node, preserve, kube bool, depth int) (*smd.Map, error) {
+	m := &smd.Map{}
+	if props := yamltree.Resolve(yamltree.Lookup(n, "properties")); props != nil && props.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(props.Content); i += 2 {
+			f, err := c.field(props.Content[i].Value, props.Content[i+1], preserve, depth)
+			if err != nil {
+				return nil, err
+			}
+			m.Fields = append(m.Fields, f)
+		}
+	}
+	if kube {
+		m.Fields = withTypeMeta(m.Fields)
+	}
+	var err error
+	if m.ElementType, err = c.additional(n, len(m.Fields), preserve, depth); err != nil {
+		return nil, err
+	}
+	switch t := text(n, "x-kubernetes-map-type"); t {
+	case "":
+	case "atomic":
+		m.ElementRelationship = smd.Atomic
+	case "granular":
+		m.ElementRelationship = smd.Separable
+	default:
+		return nil, fmt.Errorf("x-kubernetes-map-type: %q is not atomic or granular", t)
+	}
+	return m, nil
+}
+
+func (c converter) field(name string, n *yaml.Node, preserve bool, depth int) (smd.StructField, error) {
+	a, err := c.atom(n, preserve, false, depth+1)
 	if err != nil {
-		return Type{}, err
+		return smd.StructField{}, fmt.Errorf("properties.%s: %w", name, err)
 	}
-	return Type{schema: withBuiltin(s.Types), ref: smd.TypeRef{NamedType: &name}}, nil
+	f := smd.StructField{Name: name, Type: smd.TypeRef{Inlined: a}}
+	if d := yamltree.Lookup(yamltree.Resolve(n), "default"); d != nil {
+		b, err := yamljson.Encode(d)
+		if err == nil {
+			f.Default, _, err = decode(b)
+		}
+		if err != nil {
+			return smd.StructField{}, fmt.Errorf("properties.%s.default: %w", name, err)
+		}
+	}
+	return f, nil
 }
 
-// kubeNative adds what the API server adds to a CRD's schema: apiVersion,
-// kind and metadata, at the root and in each embedded resource.
-func kubeNative(root *spec.Schema) {
-	typeMeta(root)
-	embedded(root)
+// withTypeMeta is a resource's fields with apiVersion and kind strings and
+// metadata the built-in ObjectMeta, in place of the schema's own.
+func withTypeMeta(fields []smd.StructField) []smd.StructField {
+	meta := objectMeta
+	out := []smd.StructField{{Name: "apiVersion", Type: smd.TypeRef{Inlined: smd.Atom{Scalar: &str}}},
+		{Name: "kind", Type: smd.TypeRef{Inlined: smd.Atom{Scalar: &str}}},
+		{Name: "metadata", Type: smd.TypeRef{NamedType: &meta}}}
+	for _, f := range fields {
+		if f.Name != "apiVersion" && f.Name != "kind" && f.Name != "metadata" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
-func typeMeta(s *spec.Schema) {
-	s.SetProperty("apiVersion", *spec.StringProperty())
-	s.SetProperty("kind", *spec.StringProperty())
-	s.SetProperty("metadata", *spec.RefSchema("#/definitions/" + objectMeta))
+// additional is the type of the keys an object does not name: its
+// additionalProperties' schema; deduced for true, or when there is none and
+// the object names no field or keeps unknown fields; none otherwise.
+func (c converter) additional(n *yaml.Node, fields int, preserve bool, depth int) (smd.TypeRef, error) {
+	a := yamltree.Resolve(yamltree.Lookup(n, "additionalProperties"))
+	switch {
+	case a == nil && (preserve || fields == 0), a != nil && a.Kind == yaml.ScalarNode && a.Value == "true":
+		name := deduced
+		return smd.TypeRef{NamedType: &name}, nil
+	case a == nil || a.Kind == yaml.ScalarNode:
+		return smd.TypeRef{}, nil
+	}
+	at, err := c.atom(a, preserve, false, depth+1)
+	if err != nil {
+		return smd.TypeRef{}, fmt.Errorf("additionalProperties: %w", err)
+	}
+	return smd.TypeRef{Inlined: at}, nil
 }
 
-func embedded(s *spec.Schema) {
-	if s == nil {
-		return
+// list converts an array's items and x-kubernetes-list-type (with
+// x-kubernetes-list-map-keys).
+func (c converter) list(n *yaml.Node, preserve bool, depth int) (*smd.List, error) {
+	l := &smd.List{ElementRelationship: smd.Atomic, ElementType: smd.TypeRef{NamedType: &atomic}}
+	if items := yamltree.Lookup(n, "items"); items != nil {
+		a, err := c.atom(items, preserve, false, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("items: %w", err)
+		}
+		l.ElementType = smd.TypeRef{Inlined: a}
 	}
-	for k, p := range s.Properties {
-		embedded(&p)
-		s.Properties[k] = p
+	switch t := text(n, "x-kubernetes-list-type"); t {
+	case "", "atomic":
+	case "set":
+		l.ElementRelationship = smd.Associative
+	case "map":
+		l.ElementRelationship = smd.Associative
+		keys := yamltree.Resolve(yamltree.Lookup(n, "x-kubernetes-list-map-keys"))
+		if keys == nil || keys.Kind != yaml.SequenceNode || len(keys.Content) == 0 {
+			return nil, errors.New("x-kubernetes-list-type: map needs x-kubernetes-list-map-keys")
+		}
+		for _, k := range keys.Content {
+			l.Keys = append(l.Keys, yamltree.Resolve(k).Value)
+		}
+	default:
+		return nil, fmt.Errorf("x-kubernetes-list-type: %q is not atomic, set or map", t)
 	}
-	if s.Items != nil {
-		embedded(s.Items.Schema)
-	}
-	if s.AdditionalProperties != nil {
-		embedded(s.AdditionalProperties.Schema)
-	}
-	if yes, ok := s.Extensions.GetBool("x-kubernetes-embedded-resource"); ok && yes {
-		typeMeta(s)
-	}
+	return l, nil
 }
+
+// text is a scalar field of a schema node, "" when it has none.
+func text(n *yaml.Node, key string) string {
+	if v := yamltree.Resolve(yamltree.Lookup(n, key)); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+func flag(n *yaml.Node, key string) bool { return text(n, key) == "true" }
 
 // modelName is the API server's name of a kind's definition:
 // com.example.v1.Widget for example.com/v1 Widget.

@@ -14,8 +14,12 @@
 //     schema's internal/gen (go generate in package schema), so that no
 //     binary links client-go; Builtin;
 //   - CRDs: their openAPIV3Schema, converted as the API server converts
-//     it (apiVersion, kind and metadata added, kube-openapi's schemaconv),
-//     on first use; Schema.WithCRDs;
+//     it (its structure and x-kubernetes- extensions as kube-openapi's
+//     schemaconv reads them, value validations left out; apiVersion, kind
+//     and metadata added), on first use; Schema.WithCRDs. The converter is
+//     our own, on yaml nodes: schemaconv would bring protobuf descriptors
+//     into the binaries (0.4 MB and their start-up), and the differential
+//     test holds ours to it;
 //   - anything else: deduced from its values (maps merged, lists replaced),
 //     as the server merges a resource that keeps unknown fields.
 //

@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -150,21 +148,5 @@ func indentItems(stream string) string {
 // the start-up plus building the built-in apply schema from its tables,
 // which only a run with an apply patch pays.
 func BenchmarkStartupApply(b *testing.B) {
-	bin, ok := env.built["multi-patch"]
-	if !ok {
-		b.Skip("multi-patch is not built")
-	}
-	list := strings.Replace(onePatch, "  - target: {kind: Deployment}\n", "  - target: {kind: Deployment}\n    type: ApplyPatch\n", 1)
-	for i := 0; i < b.N; i++ {
-		cmd := exec.Command(bin)
-		cmd.Stdin = strings.NewReader(list)
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		if err := cmd.Run(); err != nil {
-			b.Fatal(err)
-		}
-		if !strings.Contains(out.String(), "hostPort: 5353") {
-			b.Fatalf("not patched:\n%s", out.String())
-		}
-	}
+	benchStartup(b, strings.Replace(onePatch, "  - target: {kind: Deployment}\n", "  - target: {kind: Deployment}\n    type: ApplyPatch\n", 1))
 }

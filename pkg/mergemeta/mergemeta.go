@@ -12,7 +12,6 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/yamlstream"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
-	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
@@ -59,7 +58,6 @@ type Meta struct {
 	decls   []decl
 
 	schema *schema.Schema // built on first use (Schema)
-	apply  *apply.Schema  // built on first use (ApplySchema)
 	types  map[typeKey]typed
 }
 
@@ -261,17 +259,10 @@ func (m *Meta) Schema(items []*yaml.RNode) (*schema.Schema, error) {
 	return s, nil
 }
 
-// ApplySchema is what apply patches are typed with: the built-in kinds
-// and the kinds of the CRDs among the schema files and items, built on
-// first use. (OpenAPI documents and declared merge keys are strategic
-// merge's: an apply patch merges as the API server does. A CRD that cannot
-// be read is Schema's to report.)
-func (m *Meta) ApplySchema(items []*yaml.RNode) *apply.Schema {
-	if m.apply == nil {
-		m.apply = apply.Builtin().WithCRDs(append(slices.Clone(m.crds), items...))
-	}
-	return m.apply
-}
+// CRDs are the CustomResourceDefinitions of the schema files, for a
+// schema of another kind (package apply's, which multi-patch builds
+// itself, so that a function without apply patches does not link it).
+func (m *Meta) CRDs() []*yaml.RNode { return slices.Clone(m.crds) }
 
 func listSome(s []string) string {
 	const most = 5

@@ -111,7 +111,7 @@ func (a *applier) intoResource(c *compiled, i int) {
 			continue
 		}
 		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret,
-			Apply: a.meta.ApplySchema(a.Ix.Items())})
+			Apply: a.applySchema()})
 		var pe *embedpatch.Error
 		switch {
 		case errors.As(err, &pe):

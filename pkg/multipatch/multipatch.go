@@ -174,6 +174,7 @@ type applier struct {
 	// document is valid for that kind's schema: checked once, reported once.
 	checked map[checkKey]error
 	typos   map[checkKey]bool // checkTypos (typos.go)
+	apply   *apply.Schema     // applySchema, built on first use
 }
 
 type checkKey struct {
@@ -389,7 +390,19 @@ func (a *applier) types(c *compiled, d *document, i int) (patch.Types, bool) {
 // from its values. The error is a CRD schema that cannot be read.
 func (a *applier) applyType(i int) (apply.Type, error) {
 	res := a.Ix.Item(i)
-	return a.meta.ApplySchema(a.Ix.Items()).For(res.GetApiVersion(), res.GetKind())
+	return a.applySchema().For(res.GetApiVersion(), res.GetKind())
+}
+
+// applySchema is what apply patches are typed with: the built-in kinds and
+// the kinds of the CRDs among the schema files and the items, built on
+// first use. (OpenAPI documents and declared merge keys are strategic
+// merge's: an apply patch merges as the API server does. A CRD that cannot
+// be read is schema's to report.)
+func (a *applier) applySchema() *apply.Schema {
+	if a.apply == nil {
+		a.apply = apply.Builtin().WithCRDs(append(a.meta.CRDs(), a.Ix.Items()...))
+	}
+	return a.apply
 }
 
 // report records an error of an entry on a resource, with the field path a

@@ -113,6 +113,16 @@ patches:
 		t.Errorf("want exit 1 and the unknown field named\n%s", r)
 	}
 
+	// A key given twice, in the patch or in a document held in a string, is
+	// an error: the merge would read the last, an edit change the first.
+	twice := write("twice.yaml", "apiVersion: fn.patchwork.dev/v1alpha1\nkind: MultiPatch\nmetadata: {name: twice}\npatches:\n"+
+		"- target: {kind: ConfigMap}\n  embedded: data.app\\.yaml\n  type: apply\n  patch: 'server: {port: 8080}'\n")
+	cm := write("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\ndata:\n  app.yaml: |\n    server:\n      host: a\n      host: b\n")
+	r = run(t, dir, nil, nil, mp, twice, cm)
+	if r.code != 1 || !strings.Contains(r.stderr, `the key "host" is given twice in server (lines 2 and 3 of the value)`) {
+		t.Errorf("want exit 1 and the key given twice named\n%s", r)
+	}
+
 	// podspec-patch: the PodSpec patch and the container patch alike.
 	ps := requireFunction(t, "podspec-patch")
 	psConfig := write("podspec.yaml", `apiVersion: fn.patchwork.dev/v1alpha1

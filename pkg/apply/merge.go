@@ -10,8 +10,10 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 
+	"github.com/patchwork-krm/patchwork/internal/dupkeys"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
+	"github.com/patchwork-krm/patchwork/pkg/smp"
 )
 
 // Patch is an apply configuration: a partial object, read once and
@@ -22,7 +24,12 @@ type Patch struct {
 }
 
 // ParsePatch reads an apply configuration (a map) written in JSON or YAML.
+// A key given twice is an error, as the API server's: JSON readers keep the
+// last, YAML readers refuse it.
 func ParsePatch(n *yaml.RNode) (*Patch, error) {
+	if d := dupkeys.Find(n.YNode()); len(d) > 0 {
+		return nil, errors.New(d[0].MessageOf("the patch"))
+	}
 	b, err := yamljson.Encode(n.YNode())
 	if err != nil {
 		return nil, err
@@ -60,11 +67,15 @@ func (p *Patch) typed(t Type) (*typed.TypedValue, error) {
 // the schema says (a map by its keys, a set as a union, atomic replaced),
 // maps key by key unless atomic. dst's nodes change only where the merge
 // changed a value (jsonpatch.Rewrite): comments, key order and quoting of
-// the rest stay. On error dst is unchanged.
+// the rest stay. On error dst is unchanged; a key dst gives twice is one
+// (the merge would read the last, the edit change the first).
 func (p *Patch) Merge(dst *yaml.RNode, t Type) error {
 	pt, err := p.typed(t)
 	if err != nil {
 		return err
+	}
+	if d := dupkeys.Find(dst.YNode()); len(d) > 0 {
+		return &smp.Error{Msg: d[0].MessageOf("the " + t.thing())}
 	}
 	return jsonpatch.Rewrite(dst, p.node.YNode(), func(in []byte) ([]byte, error) {
 		live, spelt, err := decode(in)

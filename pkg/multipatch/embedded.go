@@ -110,7 +110,8 @@ func (a *applier) intoResource(c *compiled, i int) {
 			a.stringMissing(c, res, where, fmt.Sprintf("holds %s, not a string with a JSON or YAML document (a strategic or merge patch without embedded: patches the resource's own fields)", yamltree.DescribeSecret(p.node, secret)))
 			continue
 		}
-		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret})
+		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret,
+			Apply: a.applySchema()})
 		var pe *embedpatch.Error
 		switch {
 		case errors.As(err, &pe):

@@ -6,7 +6,7 @@ import "sync"
 // version (k8s.io v0.X.Y is Kubernetes 1.X.Y), fetched through the Go module
 // proxy at generate time; internal/gen says how the answers are decided.
 //
-//go:generate go run ./internal/gen -version v0.37.2 -o zz_builtin.go
+//go:generate go run ./internal/gen -version v0.37.2 -o zz_builtin.go -apply ../apply/zz_builtin.go
 
 // Schema maps resources to their root Type. The zero value knows nothing; a
 // Schema is read-only once built and safe for concurrent use.

@@ -31,8 +31,13 @@ var sources = []source{
 func main() {
 	version := flag.String("version", "", "version of the k8s.io modules, e.g. v0.37.2 (Kubernetes 1.37.2)")
 	out := flag.String("o", "zz_builtin.go", "output file")
+	rules := flag.Bool("rules", false, "write the validation rules (rules.go) instead of the merge tables")
 	flag.Parse()
-	if err := run(*version, *out); err != nil {
+	do := run
+	if *rules {
+		do = runRules
+	}
+	if err := do(*version, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}

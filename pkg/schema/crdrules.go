@@ -13,18 +13,7 @@ import (
 // addCRDShapes it never fails: what it cannot read is left unchecked, and
 // malformed CRDs are reported by WithCRDs.
 func (s *Schema) addCRDRules(crd *yaml.Node) {
-	group, kind, versions, err := crdNames(crd)
-	if err != nil {
-		return
-	}
-	for _, v := range versions {
-		v = yamltree.Resolve(v)
-		name := scalar(field(v, "name"))
-		if name == "" || !served(v) {
-			continue
-		}
-		s.addRule(kindKey{group + "/" + name, kind}, field(field(v, "schema"), "openAPIV3Schema"), nil)
-	}
+	eachServed(crd, func(k kindKey, schema *yaml.Node) { s.addRule(k, schema, nil) })
 }
 
 // rootRule is the rule of a kind whose schema reads as root: a copy (root

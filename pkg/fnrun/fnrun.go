@@ -35,6 +35,8 @@ type Request struct {
 	Results framework.Results
 	// summary holds the per-entry infos of a successful run (Summarize).
 	summary framework.Results
+	// explained holds what the entries changed, field by field (Explain).
+	explained framework.Results
 	// secrets are the values no result may show (redact.go).
 	secrets *redact.Set
 }
@@ -127,7 +129,7 @@ func (f Function) process(req *Request) Outcome {
 		}
 	}
 	tools.restore(req.Items)
-	return Outcome{Results: append(req.Results, req.summary...), Summaries: len(req.summary)}
+	return Outcome{Results: append(append(req.Results, req.explained...), req.summary...), Summaries: len(req.summary)}
 }
 
 func (f Function) safeRun(req *Request) (err error) {

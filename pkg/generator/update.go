@@ -11,7 +11,7 @@ import (
 
 // update merges or replaces into the existing resource, then names it for
 // its new content.
-func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRules) *framework.Result {
+func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRules) (result *framework.Result) {
 	idx, ours, err := r.find(e, true)
 	if err != nil {
 		return fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err)
@@ -24,7 +24,13 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	r.forget(idx)
 	defer r.remember(idx)
 	before := fnrun.Fingerprint(res)
-	defer func() { r.done = updated(behavior, res, before) }()
+	step := r.watch.Before(e.where, res)
+	defer func() {
+		r.done = updated(behavior, res, before)
+		if result == nil && fnrun.Changed(before, res) {
+			step.Done()
+		}
+	}()
 	if result := change(e, behavior, res, pairs, formats); result != nil {
 		return result
 	}

@@ -133,22 +133,23 @@ type Step struct {
 	res    *yaml.RNode
 	before *treediff.Copy
 	// docs are the strings of the resource the entry edited as JSON or
-	// YAML documents: compared inside.
-	docs        map[*yaml.Node]bool
+	// YAML documents, compared inside, with their schemas (nil: none).
+	docs        map[*yaml.Node]*schema.Type
 	secret      bool
 	skipUnknown bool
 }
 
 // Document says the entry edits n, a string of the resource, as a JSON or
-// YAML document: what changes inside it is told by its path there.
-func (s *Step) Document(n *yaml.Node) {
+// YAML document whose schema is t (nil: none; its merge keys align list
+// elements): what changes inside it is told by its path there.
+func (s *Step) Document(n *yaml.Node, t *schema.Type) {
 	if s == nil {
 		return
 	}
 	if s.docs == nil {
-		s.docs = map[*yaml.Node]bool{}
+		s.docs = map[*yaml.Node]*schema.Type{}
 	}
-	s.docs[n] = true
+	s.docs[n] = t
 }
 
 // Secret says the resource holds a secret value (one copied from a
@@ -191,7 +192,7 @@ func (s *Step) DoneAs(res *yaml.RNode) {
 	changes, err := treediff.Diff(s.before.Root(), res.YNode(), treediff.Options{
 		Origin:   s.before.Origin,
 		Type:     s.w.rules().Lookup(res.GetApiVersion(), res.GetKind()),
-		Document: func(_, n *yaml.Node) bool { return s.docs[n] },
+		Document: func(_, n *yaml.Node) (*schema.Type, bool) { t, ok := s.docs[n]; return t, ok },
 	})
 	if err != nil {
 		s.w.Req.Results = append(s.w.Req.Results, fnrun.Warningf(s.entry, res, "", "%v: what the entry changed is neither explained nor validated", err))

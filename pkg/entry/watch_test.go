@@ -107,7 +107,7 @@ func TestExplainDocument(t *testing.T) {
 	infos, _, _ := watched(t, Checks{Explain: true}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  app.json: '{\"port\": 80, \"hosts\": [{\"name\": \"a\"}]}'\n", func(res *yaml.RNode, s *Step) {
 		n := res.Field("data").Value.Field("app.json").Value.YNode()
 		n.Value = `{"port": 8080, "hosts": [{"name": "a"}, {"name": "b"}]}`
-		s.Document(n)
+		s.Document(n, nil)
 	})
 	want := "patches[0]: v1 ConfigMap c: data.[app.json]: in the document: port: 80 → 8080\n" +
 		"patches[0]: v1 ConfigMap c: data.[app.json]: in the document: hosts: 1 element added ([name=b])"
@@ -169,7 +169,7 @@ func TestChecksCheck(t *testing.T) {
 func TestWatchNothingCreatedDeleted(t *testing.T) {
 	var w *Watch
 	var s *Step = w.Before("x", yaml.MustParse(deploy))
-	s.Document(nil)
+	s.Document(nil, nil)
 	s.Secret()
 	s.FieldsChecked()
 	s.Done()

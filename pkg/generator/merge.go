@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	fnentry "github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
@@ -14,13 +16,13 @@ import (
 // merge merges pairs into res as kustomize's behavior merge does (a key's
 // value replaces the old one; labels and annotations are added), except
 // that mergeValues keys deep-merge their values.
-func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error {
+func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step) error {
 	if e.kind == "Secret" {
 		if err := stringDataIntoData(res); err != nil {
 			return err
 		}
 	}
-	if err := mergePairs(e, res, pairs, formats); err != nil {
+	if err := mergePairs(e, res, pairs, formats, step); err != nil {
 		return err
 	}
 	if err := applyOptions(res, e.opts); err != nil {
@@ -32,8 +34,9 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error 
 	return nil
 }
 
-// mergePairs sets each pair's value in res, in key order.
-func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error {
+// mergePairs sets each pair's value in res, in key order; step is told of
+// the JSON and YAML values merged, documents it explains inside.
+func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step) error {
 	for _, p := range sortPairs(pairs) {
 		value, err := mergedValue(e, res, p, formats)
 		if err != nil {
@@ -41,6 +44,11 @@ func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) e
 		}
 		if err := setValue(res, e.kind, p.Key, value); err != nil {
 			return err
+		}
+		if rule := formats[p.Key]; rule.format == valuemerge.JSON || rule.format == valuemerge.YAML {
+			if data := mapField(res, "data"); data != nil {
+				step.Document(yamltree.Lookup(data.YNode(), p.Key), rule.typ())
+			}
 		}
 	}
 	return nil

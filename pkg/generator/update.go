@@ -3,6 +3,7 @@ package generator
 import (
 	"errors"
 
+	fnentry "github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -31,7 +32,7 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 			step.Done()
 		}
 	}()
-	if result := change(e, behavior, res, pairs, formats); result != nil {
+	if result := change(e, behavior, res, pairs, formats, step); result != nil {
 		return result
 	}
 	if res.GetAnnotations()[kustomizeWillHash] != "" {
@@ -48,11 +49,12 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	return r.name(e, res, nameBase(e.args.Name, oldName, ours), oldName)
 }
 
-// change merges the pairs into res or replaces its data with them.
-func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules) *framework.Result {
+// change merges the pairs into res or replaces its data with them; step
+// is told of the values merged as JSON or YAML documents.
+func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step) *framework.Result {
 	var err error
 	if behavior == "merge" {
-		err = merge(e, res, pairs, formats)
+		err = merge(e, res, pairs, formats, step)
 	} else {
 		err = replace(e, res, pairs)
 	}

@@ -132,7 +132,7 @@ func (a *applier) intoResource(c *compiled, i int, step *entry.Step) {
 			continue
 		}
 		p.node.Value = out
-		step.Document(p.node)
+		step.Document(p.node, t)
 	}
 }
 

@@ -202,7 +202,7 @@ func (s *setter) intoScalar(n *yaml.Node, i int) (int, error) {
 		return 0, s.embeddedError(err, i)
 	}
 	n.Value = out
-	s.step.Document(n)
+	s.step.Document(n, nil)
 	return 1, nil
 }
 

@@ -90,8 +90,9 @@ type Options struct {
 	Type *schema.Type
 	// Document says whether a changed string, at the old and the new node,
 	// holds a JSON or YAML document to compare inside (one a patch went
-	// into); nil: none does.
-	Document func(old, new *yaml.Node) bool
+	// into), and the document's schema (nil: none known); nil: no string
+	// does.
+	Document func(old, new *yaml.Node) (*schema.Type, bool)
 }
 
 // MaxNodes bounds the nodes one Diff or Snapshot visits.
@@ -149,10 +150,11 @@ func (d *differ) add(op Op, path fieldpath.Path, labels []string, old, new *yaml
 // scalar reports a changed scalar, or what changed inside the document it
 // holds.
 func (d *differ) scalar(old, new *yaml.Node, path fieldpath.Path, labels []string) {
-	if d.doc == 0 && d.o.Document != nil && d.o.Document(old, new) {
-		if a, b, ok := documents(old.Value, new.Value); ok {
+	if d.doc == 0 && d.o.Document != nil {
+		t, doc := d.o.Document(old, new)
+		if a, b, ok := documents(old.Value, new.Value); doc && ok {
 			d.doc = len(path)
-			d.node(a, b, nil, path, labels)
+			d.node(a, b, t, path, labels)
 			d.doc = 0
 			return
 		}

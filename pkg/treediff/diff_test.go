@@ -130,7 +130,7 @@ func TestSnapshotCopies(t *testing.T) {
 func TestDocuments(t *testing.T) {
 	old := parse(t, "data:\n  app.json: '{\"server\": {\"port\": 80}, \"x\": [1]}'\n  other: a\n")
 	new := parse(t, "data:\n  app.json: '{\"server\": {\"port\": 8080}, \"x\": [1]}'\n  other: b\n")
-	o := Options{Document: func(a, b *yaml.Node) bool { return strings.HasPrefix(a.Value, "{") }}
+	o := Options{Document: func(a, b *yaml.Node) (*schema.Type, bool) { return nil, strings.HasPrefix(a.Value, "{") }}
 	got, err := Diff(old, new, o)
 	if err != nil {
 		t.Fatal(err)

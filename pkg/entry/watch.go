@@ -19,7 +19,9 @@ import (
 // what changed, field by field (explain: true), and checks what changed
 // against the resource's schema (validate:, package validate). With
 // explain off and validate: off nothing is copied. A nil *Watch, and a
-// nil *Step, watch nothing.
+// nil *Step, watch nothing. Steps are taken one after the other: a Step
+// is done, or left, before the next Before or Created (its copy is the
+// next one's).
 type Watch struct {
 	Req    *fnrun.Request
 	Checks Checks
@@ -34,6 +36,9 @@ type Watch struct {
 	// was reported for: past a few, the rest are one line (Finish).
 	seen  map[string]*repeated
 	order []string
+	// copy is the resource before the current step, its memory reused
+	// from one step to the next.
+	copy treediff.Copy
 }
 
 // repeated is a finding met in several resources.
@@ -52,12 +57,11 @@ func (w *Watch) Before(entry string, res *yaml.RNode) *Step {
 	if w == nil || !w.Checks.watching() || res == nil {
 		return nil
 	}
-	before, err := treediff.Snapshot(res.YNode())
-	if err != nil {
+	if err := w.copy.Take(res.YNode()); err != nil {
 		w.Req.Results = append(w.Req.Results, fnrun.Warningf(entry, res, "", "%v: what the entry changes is neither explained nor validated", err))
 		return nil
 	}
-	return &Step{w: w, entry: entry, res: res, before: before, secret: res.GetKind() == "Secret"}
+	return &Step{w: w, entry: entry, res: res, before: &w.copy, secret: res.GetKind() == "Secret"}
 }
 
 // Created starts watching a resource entry makes (a generator's): Done
@@ -66,8 +70,8 @@ func (w *Watch) Created(entry string) *Step {
 	if w == nil || !w.Checks.watching() {
 		return nil
 	}
-	empty, _ := treediff.Snapshot(nil)
-	return &Step{w: w, entry: entry, before: empty}
+	_ = w.copy.Take(nil)
+	return &Step{w: w, entry: entry, before: &w.copy}
 }
 
 // Finish reports the findings met in more resources than were named one

@@ -105,7 +105,7 @@ var ErrTooLarge = errors.New("the resource is too large to compare (more than 1,
 // (removed places where they were).
 func Diff(old, new *yaml.Node, o Options) ([]Change, error) {
 	d := differ{o: o}
-	d.node(old, new, o.Type, nil, nil)
+	d.node(old, new, o.Type)
 	if d.visits > MaxNodes {
 		return nil, ErrTooLarge
 	}
@@ -117,11 +117,33 @@ type differ struct {
 	o      Options
 	out    []Change
 	visits int
-	doc    int // len(path) of the string the walk went into, or 0
+	doc    int // the depth of the string the walk went into, or 0
+	// at is the way from the root to the place compared: a stack that is
+	// made a Path and words only for a change, so that the places that
+	// did not change cost no allocation.
+	at []step
 }
 
-// node compares old with new at path (labels: its words).
-func (d *differ) node(old, new *yaml.Node, t *schema.Type, path fieldpath.Path, labels []string) {
+// step is one step of the way: a map key, or a list element (its node,
+// position and list's merge keys, for its words).
+type step struct {
+	key   string
+	elem  bool
+	index int
+	node  *yaml.Node
+	keys  []string
+}
+
+func (d *differ) pushKey(key string) { d.at = append(d.at, step{key: key}) }
+
+func (d *differ) pushElem(el *yaml.Node, i int, keys []string) {
+	d.at = append(d.at, step{elem: true, index: i, node: el, keys: keys})
+}
+
+func (d *differ) pop() { d.at = d.at[:len(d.at)-1] }
+
+// node compares old with new at the current place.
+func (d *differ) node(old, new *yaml.Node, t *schema.Type) {
 	if d.visits++; d.visits > MaxNodes {
 		return
 	}
@@ -129,37 +151,48 @@ func (d *differ) node(old, new *yaml.Node, t *schema.Type, path fieldpath.Path, 
 	switch {
 	case old == nil && new == nil:
 	case old == nil:
-		d.add(Added, path, labels, nil, new)
+		d.add(Added, nil, new)
 	case new == nil:
-		d.add(Removed, path, labels, old, nil)
+		d.add(Removed, old, nil)
 	case old.Kind != new.Kind:
-		d.add(Changed, path, labels, old, new)
+		d.add(Changed, old, new)
 	case old.Kind == yaml.MappingNode:
-		d.mapping(old, new, t, path, labels)
+		d.mapping(old, new, t)
 	case old.Kind == yaml.SequenceNode:
-		d.list(old, new, t, path, labels)
+		d.list(old, new, t)
 	case !smp.Equal(old, new):
-		d.scalar(old, new, path, labels)
+		d.scalar(old, new)
 	}
 }
 
-func (d *differ) add(op Op, path fieldpath.Path, labels []string, old, new *yaml.Node) {
+// add records a change at the current place.
+func (d *differ) add(op Op, old, new *yaml.Node) {
+	path := make(fieldpath.Path, len(d.at))
+	labels := make([]string, len(d.at))
+	for i, s := range d.at {
+		if s.elem {
+			path[i] = fieldpath.Segment{Kind: fieldpath.Index, Index: s.index, Key: strconv.Itoa(s.index)}
+			labels[i] = elementLabel(s.node, s.index, s.keys)
+			continue
+		}
+		path[i], labels[i] = fieldpath.Segment{Kind: fieldpath.Field, Key: s.key}, keyLabel(s.key)
+	}
 	d.out = append(d.out, Change{Op: op, Path: path, Old: old, New: new, Doc: d.doc, labels: labels})
 }
 
 // scalar reports a changed scalar, or what changed inside the document it
 // holds.
-func (d *differ) scalar(old, new *yaml.Node, path fieldpath.Path, labels []string) {
+func (d *differ) scalar(old, new *yaml.Node) {
 	if d.doc == 0 && d.o.Document != nil {
 		t, doc := d.o.Document(old, new)
 		if a, b, ok := documents(old.Value, new.Value); doc && ok {
-			d.doc = len(path)
-			d.node(a, b, t, path, labels)
+			d.doc = len(d.at)
+			d.node(a, b, t)
 			d.doc = 0
 			return
 		}
 	}
-	d.add(Changed, path, labels, old, new)
+	d.add(Changed, old, new)
 }
 
 // documents reads the two texts of a string that holds a document; false
@@ -184,16 +217,20 @@ func first(docs []*yaml.Node) *yaml.Node {
 }
 
 // mapping compares two maps key by key; key order does not matter.
-func (d *differ) mapping(old, new *yaml.Node, t *schema.Type, path fieldpath.Path, labels []string) {
+func (d *differ) mapping(old, new *yaml.Node, t *schema.Type) {
 	inOld, inNew := lookup(old), lookup(new)
 	for i := 0; i+1 < len(new.Content); i += 2 {
 		key := yamltree.Resolve(new.Content[i]).Value
-		d.node(inOld(key), new.Content[i+1], t.Field(key), withKey(path, key), withLabel(labels, keyLabel(key)))
+		d.pushKey(key)
+		d.node(inOld.get(key), new.Content[i+1], t.Field(key))
+		d.pop()
 	}
 	for i := 0; i+1 < len(old.Content); i += 2 {
 		key := yamltree.Resolve(old.Content[i]).Value
-		if inNew(key) == nil {
-			d.add(Removed, withKey(path, key), withLabel(labels, keyLabel(key)), yamltree.Resolve(old.Content[i+1]), nil)
+		if inNew.get(key) == nil {
+			d.pushKey(key)
+			d.add(Removed, yamltree.Resolve(old.Content[i+1]), nil)
+			d.pop()
 		}
 	}
 }
@@ -201,10 +238,10 @@ func (d *differ) mapping(old, new *yaml.Node, t *schema.Type, path fieldpath.Pat
 // lookup finds the values of map m by key (the first of repeated keys, as
 // yamltree.Lookup): through an index for a large map, where looking up
 // every key of another would take the square of its size.
-func lookup(m *yaml.Node) func(key string) *yaml.Node {
+func lookup(m *yaml.Node) index {
 	const small = 16
 	if len(m.Content) <= 2*small {
-		return func(key string) *yaml.Node { return yamltree.Lookup(m, key) }
+		return index{m: m}
 	}
 	at := make(map[string]*yaml.Node, len(m.Content)/2)
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -213,23 +250,18 @@ func lookup(m *yaml.Node) func(key string) *yaml.Node {
 			at[key] = m.Content[i+1]
 		}
 	}
-	return func(key string) *yaml.Node { return at[key] }
+	return index{at: at}
 }
 
-func withKey(path fieldpath.Path, key string) fieldpath.Path {
-	out := make(fieldpath.Path, len(path), len(path)+1)
-	copy(out, path)
-	return append(out, fieldpath.Segment{Kind: fieldpath.Field, Key: key})
+// index is a map's values by key: looked up in the map itself, or in at.
+type index struct {
+	m  *yaml.Node
+	at map[string]*yaml.Node
 }
 
-func withIndex(path fieldpath.Path, i int) fieldpath.Path {
-	out := make(fieldpath.Path, len(path), len(path)+1)
-	copy(out, path)
-	return append(out, fieldpath.Segment{Kind: fieldpath.Index, Index: i, Key: strconv.Itoa(i)})
-}
-
-func withLabel(labels []string, l string) []string {
-	out := make([]string, len(labels), len(labels)+1)
-	copy(out, labels)
-	return append(out, l)
+func (x index) get(key string) *yaml.Node {
+	if x.at != nil {
+		return x.at[key]
+	}
+	return yamltree.Lookup(x.m, key)
 }

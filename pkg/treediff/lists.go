@@ -4,18 +4,17 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
-	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
 )
 
 // list compares two lists: aligned element by element (align), or, for a
 // list of scalars that is not a set, as a whole.
-func (d *differ) list(old, new *yaml.Node, t *schema.Type, path fieldpath.Path, labels []string) {
+func (d *differ) list(old, new *yaml.Node, t *schema.Type) {
 	strategy, keys := t.List()
 	if strategy != schema.Set && scalars(old) && scalars(new) {
 		if !d.equal(old, new) {
-			d.add(Changed, path, labels, old, new)
+			d.add(Changed, old, new)
 		}
 		return
 	}
@@ -23,16 +22,20 @@ func (d *differ) list(old, new *yaml.Node, t *schema.Type, path fieldpath.Path, 
 	kept := make([]bool, len(old.Content))
 	for i, j := range pos {
 		el := new.Content[i]
+		d.pushElem(el, i, keys)
 		if j >= 0 {
 			kept[j] = true
-			d.node(old.Content[j], el, t.ElementFor(yamltree.Resolve(el)), withIndex(path, i), withLabel(labels, elementLabel(el, i, keys)))
-			continue
+			d.node(old.Content[j], el, t.ElementFor(yamltree.Resolve(el)))
+		} else {
+			d.add(Added, nil, yamltree.Resolve(el))
 		}
-		d.add(Added, withIndex(path, i), withLabel(labels, elementLabel(el, i, keys)), nil, yamltree.Resolve(el))
+		d.pop()
 	}
 	for j, el := range old.Content {
 		if !kept[j] {
-			d.add(Removed, withIndex(path, j), withLabel(labels, elementLabel(el, j, keys)), yamltree.Resolve(el), nil)
+			d.pushElem(el, j, keys)
+			d.add(Removed, yamltree.Resolve(el), nil)
+			d.pop()
 		}
 	}
 }
@@ -206,7 +209,7 @@ func (d *differ) equal(a, b *yaml.Node) bool {
 	}
 	inA := lookup(a)
 	for i := 0; i+1 < len(b.Content); i += 2 {
-		if !d.equal(inA(yamltree.Resolve(b.Content[i]).Value), b.Content[i+1]) {
+		if !d.equal(inA.get(yamltree.Resolve(b.Content[i]).Value), b.Content[i+1]) {
 			return false
 		}
 	}

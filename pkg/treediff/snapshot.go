@@ -7,29 +7,47 @@ import (
 // Copy is a tree as it was before a change: a deep copy that remembers
 // which node each of its nodes copies, so that Diff, given Copy.Origin,
 // aligns the list elements a change kept with those they were. A copy
-// costs two allocations for the nodes (one array of nodes, one of their
-// children), whatever the size of the tree.
+// costs three allocations (the nodes, the nodes copied, their children),
+// whatever the size of the tree, and none when Take reuses a Copy.
 type Copy struct {
 	root  *yaml.Node
 	nodes []yaml.Node
 	orig  []*yaml.Node
+	kids  []*yaml.Node // the copies' children, in one piece
 	// of maps an original node to its copy, built on the first Origin.
-	of map[*yaml.Node]*yaml.Node
+	of    map[*yaml.Node]*yaml.Node
+	built bool
 }
 
 // Snapshot copies the tree below n (nil: an empty Copy). Aliases are
 // copied as aliases, of the copy of their anchor when it is in the tree;
 // nothing is expanded. A tree of more than MaxNodes nodes is ErrTooLarge.
 func Snapshot(n *yaml.Node) (*Copy, error) {
+	c := &Copy{}
+	return c, c.Take(n)
+}
+
+// Take makes c a copy of the tree below n, as Snapshot does, reusing the
+// memory of what c copied before: a caller copying one resource after the
+// other, each compared before the next is taken, allocates once for the
+// largest.
+func (c *Copy) Take(n *yaml.Node) error {
+	c.root, c.built = nil, false
+	c.nodes, c.orig = c.nodes[:0], c.orig[:0]
 	if n == nil {
-		return &Copy{}, nil
+		return nil
 	}
 	count, links := 0, 0
 	if !countNodes(n, &count, &links) {
-		return nil, ErrTooLarge
+		return ErrTooLarge
 	}
-	c := &Copy{nodes: make([]yaml.Node, 0, count), orig: make([]*yaml.Node, 0, count)}
-	kids := make([]*yaml.Node, links)
+	if cap(c.nodes) < count {
+		c.nodes, c.orig = make([]yaml.Node, 0, count), make([]*yaml.Node, 0, count)
+	}
+	if cap(c.kids) < links {
+		c.kids = make([]*yaml.Node, links)
+	}
+	kids := c.kids[:links]
 	c.root = c.add(n)
 	aliases := false
 	// Breadth first: a node's children are copied next to each other, and
@@ -50,7 +68,7 @@ func Snapshot(n *yaml.Node) (*Copy, error) {
 	if aliases {
 		c.relink()
 	}
-	return c, nil
+	return nil
 }
 
 // add appends a copy of n, whose Content still holds n's children.
@@ -94,11 +112,15 @@ func (c *Copy) Root() *yaml.Node { return c.root }
 // the tree copied; nil otherwise. It is Options.Origin for a Diff of the
 // copy against the tree.
 func (c *Copy) Origin(n *yaml.Node) *yaml.Node {
-	if c.of == nil {
-		c.of = make(map[*yaml.Node]*yaml.Node, len(c.orig))
+	if !c.built {
+		if c.of == nil {
+			c.of = make(map[*yaml.Node]*yaml.Node, len(c.orig))
+		}
+		clear(c.of)
 		for k, o := range c.orig {
 			c.of[o] = &c.nodes[k]
 		}
+		c.built = true
 	}
 	return c.of[n]
 }

@@ -303,14 +303,6 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 	return outcome, nil
 }
 
-func resultsNode(rs framework.Results) (*yaml.RNode, error) {
-	b, err := yaml.Marshal(rs)
-	if err != nil {
-		return nil, err
-	}
-	return yaml.Parse(string(b))
-}
-
 // RunBytes runs f on a ResourceList held in memory; for tests and benchmarks.
 func RunBytes(f Function, in []byte) ([]byte, Outcome, error) {
 	var out bytes.Buffer

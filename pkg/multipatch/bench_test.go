@@ -126,6 +126,22 @@ func BenchmarkMultiPatchCorpus(b *testing.B) {
 	fnruntest.BesideIdentity(b, Function, fnruntest.CorpusList(b, 20, corpusConfig))
 }
 
+// BenchmarkMultiPatchCorpusChecks: what a config's validate: and explain:
+// cost on the corpus, the patch of BenchmarkMultiPatchCorpus with
+// validate: off (nothing watched, as before issue 31), the default
+// (validate: warn) and explain: true, each alone, in one run (issue 31's
+// target: explain at most 10% more CPU).
+func BenchmarkMultiPatchCorpusChecks(b *testing.B) {
+	for _, c := range []struct{ name, fields string }{
+		{"validate-off", "validate: off\n"}, {"validate-warn", ""}, {"explain", "explain: true\n"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			config := strings.Replace(corpusConfig, "patches:\n", c.fields+"patches:\n", 1)
+			fnruntest.Alone(b, Function, fnruntest.CorpusList(b, 20, config))
+		})
+	}
+}
+
 func TestBenchListIsPatched(t *testing.T) {
 	out, outcome, err := fnrun.RunBytes(Function, benchList(40))
 	if err != nil || outcome.Failed || len(outcome.Results) != outcome.Summaries {

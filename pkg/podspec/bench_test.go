@@ -97,6 +97,20 @@ func BenchmarkPodSpecPatchCorpus(b *testing.B) {
 	fnruntest.BesideIdentity(b, Function, fnruntest.CorpusList(b, 20, corpusConfig))
 }
 
+// BenchmarkPodSpecPatchCorpusChecks is BenchmarkPodSpecPatchCorpus with
+// validate: off, the default (validate: warn) and explain: true, each alone
+// (as multi-patch's BenchmarkMultiPatchCorpusChecks).
+func BenchmarkPodSpecPatchCorpusChecks(b *testing.B) {
+	for _, c := range []struct{ name, fields string }{
+		{"validate-off", "validate: off\n"}, {"validate-warn", ""}, {"explain", "explain: true\n"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			config := strings.Replace(corpusConfig, "patchesPodSpec:\n", c.fields+"patchesPodSpec:\n", 1)
+			fnruntest.Alone(b, Function, fnruntest.CorpusList(b, 20, config))
+		})
+	}
+}
+
 func TestBenchListIsPatched(t *testing.T) {
 	out, o, err := fnrun.RunBytes(Function, benchList(30))
 	if err != nil || o.Failed || len(o.Results) != o.Summaries {

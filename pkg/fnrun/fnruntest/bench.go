@@ -55,6 +55,13 @@ func BesideIdentity(b *testing.B, f fnrun.Function, in []byte) {
 	}
 }
 
+// Alone benchmarks f on a ResourceList as BesideIdentity's last pass does,
+// without the identity passes: for comparing configs of one function (what
+// an option costs) within one run.
+func Alone(b *testing.B, f fnrun.Function, in []byte) {
+	benchPass{f.Name, f, fnrun.RunBytes, true}.bench(b, in)
+}
+
 // benchPass is one of BesideIdentity's sub-benchmarks.
 type benchPass struct {
 	name string

@@ -128,31 +128,43 @@ func (s *Schema) addRule(k kindKey, schema *yaml.Node, refs *refResolver) {
 }
 
 var (
-	rulesOnce    sync.Once
-	builtinRules map[kindKey]*Rule
+	// rulesMu guards the built-in rules built so far: each kind's are
+	// built on first use, only the rules that kind reaches.
+	rulesMu    sync.Mutex
+	ruleKindAt map[kindKey]uint16
+	ruleMemo   []*Rule
 )
 
 // builtinRule is the rule of a built-in kind from the generated tables
-// (zz_rules.go), all built on first use: one allocation for every rule,
-// one map per object.
+// (zz_rules.go), built on first use with every rule it reaches (a
+// Deployment's reach a third of the tables); nil for a kind not built in.
 func builtinRule(k kindKey) *Rule {
-	rulesOnce.Do(func() {
-		all := make([]Rule, len(ruleRows))
-		ref := func(i uint16) *Rule {
-			if i == 0 {
-				return nil
-			}
-			return &all[i]
-		}
-		for i := 1; i < len(ruleRows); i++ {
-			ruleRows[i].fill(&all[i], ref)
-		}
-		builtinRules = make(map[kindKey]*Rule, len(ruleKinds))
+	rulesMu.Lock()
+	defer rulesMu.Unlock()
+	if ruleKindAt == nil {
+		ruleKindAt = make(map[kindKey]uint16, len(ruleKinds))
 		for _, rk := range ruleKinds {
-			builtinRules[kindKey{rk.apiVersion, rk.kind}] = ref(rk.rule)
+			ruleKindAt[kindKey{rk.apiVersion, rk.kind}] = rk.rule
 		}
-	})
-	return builtinRules[k]
+		ruleMemo = make([]*Rule, len(ruleRows))
+	}
+	return ruleAt(ruleKindAt[k])
+}
+
+// ruleAt is the rule of row i (0: nil), built with those it reaches; a
+// row is given its Rule before its fields are built, so that a rule may
+// reach itself.
+func ruleAt(i uint16) *Rule {
+	if i == 0 {
+		return nil
+	}
+	if r := ruleMemo[i]; r != nil {
+		return r
+	}
+	r := &Rule{}
+	ruleMemo[i] = r
+	ruleRows[i].fill(r, ruleAt)
+	return r
 }
 
 // ruleRow is one Rule of the generated tables; references are indexes

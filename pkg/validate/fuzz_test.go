@@ -176,6 +176,7 @@ spec:
 		if err != nil {
 			t.Fatal(err)
 		}
+		realChanges(t, before.Root(), res.YNode(), changes)
 		for _, f := range Changes(s.Rule("example.com/v1", "Thing"), res.YNode(), changes, Options{}) {
 			if !touched(f, changes) {
 				t.Errorf("%s: %s, a place no change touched; changes:", f.Where, f)
@@ -185,6 +186,31 @@ spec:
 			}
 		}
 	})
+}
+
+// realChanges holds treediff to what touched means: a merge that left the
+// document as it was changed nothing, and a value changed is another value,
+// so that a finding at a change is a finding at a place the patch touched.
+func realChanges(t *testing.T, before, after *yaml.Node, changes []treediff.Change) {
+	t.Helper()
+	if text(t, before) == text(t, after) && len(changes) > 0 {
+		t.Errorf("the document did not change, yet %d changes: first at %s", len(changes), changes[0].Where())
+	}
+	for _, c := range changes {
+		if c.Op == treediff.Changed && text(t, c.Old) == text(t, c.New) {
+			t.Errorf("%s: changed from %q to the same value", c.Where(), text(t, c.New))
+		}
+	}
+}
+
+// text is a node as YAML.
+func text(t *testing.T, n *yaml.Node) string {
+	t.Helper()
+	s, err := yaml.NewRNode(n).String()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func indent(s, prefix string) string {

@@ -132,14 +132,7 @@ func BenchmarkMultiPatchCorpus(b *testing.B) {
 // (validate: warn) and explain: true, each alone, in one run (issue 31's
 // target: explain at most 10% more CPU).
 func BenchmarkMultiPatchCorpusChecks(b *testing.B) {
-	for _, c := range []struct{ name, fields string }{
-		{"validate-off", "validate: off\n"}, {"validate-warn", ""}, {"explain", "explain: true\n"},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			config := strings.Replace(corpusConfig, "patches:\n", c.fields+"patches:\n", 1)
-			fnruntest.Alone(b, Function, fnruntest.CorpusList(b, 20, config))
-		})
-	}
+	fnruntest.CorpusChecks(b, Function, corpusConfig, "patches:\n")
 }
 
 func TestBenchListIsPatched(t *testing.T) {

@@ -101,14 +101,7 @@ func BenchmarkPodSpecPatchCorpus(b *testing.B) {
 // validate: off, the default (validate: warn) and explain: true, each alone
 // (as multi-patch's BenchmarkMultiPatchCorpusChecks).
 func BenchmarkPodSpecPatchCorpusChecks(b *testing.B) {
-	for _, c := range []struct{ name, fields string }{
-		{"validate-off", "validate: off\n"}, {"validate-warn", ""}, {"explain", "explain: true\n"},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			config := strings.Replace(corpusConfig, "patchesPodSpec:\n", c.fields+"patchesPodSpec:\n", 1)
-			fnruntest.Alone(b, Function, fnruntest.CorpusList(b, 20, config))
-		})
-	}
+	fnruntest.CorpusChecks(b, Function, corpusConfig, "patchesPodSpec:\n")
 }
 
 func TestBenchListIsPatched(t *testing.T) {

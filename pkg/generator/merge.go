@@ -15,14 +15,16 @@ import (
 
 // merge merges pairs into res as kustomize's behavior merge does (a key's
 // value replaces the old one; labels and annotations are added), except
-// that mergeValues keys deep-merge their values.
-func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step) error {
+// that mergeValues keys deep-merge their values; step is told of the
+// values merged as documents, warn receives what a merged value lost of
+// the old one's text.
+func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step, warn func(*framework.Result)) error {
 	if e.kind == "Secret" {
 		if err := stringDataIntoData(res); err != nil {
 			return err
 		}
 	}
-	if err := mergePairs(e, res, pairs, formats, step); err != nil {
+	if err := mergePairs(e, res, pairs, formats, step, warn); err != nil {
 		return err
 	}
 	if err := applyOptions(res, e.opts); err != nil {
@@ -36,9 +38,9 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *
 
 // mergePairs sets each pair's value in res, in key order; step is told of
 // the JSON and YAML values merged, documents it explains inside.
-func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step) error {
+func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step, warn func(*framework.Result)) error {
 	for _, p := range sortPairs(pairs) {
-		value, err := mergedValue(e, res, p, formats)
+		value, err := mergedValue(e, res, p, formats, warn)
 		if err != nil {
 			return err
 		}
@@ -55,8 +57,11 @@ func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, s
 }
 
 // mergedValue is the value a pair leaves in res: its own or, for a
-// mergeValues key, the existing value with it deep-merged in.
-func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules) (string, error) {
+// mergeValues key, the existing value with it deep-merged in, and a
+// warning to warn when that loses what the existing value's text had (a
+// TOML merge written whole: why names a place in the value, so a
+// Secret's warning leaves it out).
+func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules, warn func(*framework.Result)) (string, error) {
 	rule, ok := formats[p.Key]
 	if !ok {
 		return p.Value, nil
@@ -67,11 +72,18 @@ func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules) (strin
 	if err != nil {
 		return "", err
 	}
-	merged, err := valuemerge.Merge(f, base, value, rule.keyed...)
+	merged, err := valuemerge.MergeText(f, base, value, rule.keyed...)
 	if err != nil {
 		return "", resultError{fnrun.Errorf(where, res, "data."+p.Key, "key %q: %v", p.Key, err)}
 	}
-	return merged, nil
+	if merged.Lost != "" {
+		why := " (" + merged.Why + ")"
+		if e.kind == "Secret" {
+			why = ""
+		}
+		warn(fnrun.Warningf(where, res, "data."+p.Key, "key %q: %s%s", p.Key, merged.Lost, why))
+	}
+	return merged.Text, nil
 }
 
 // existingValue is the text of the value res holds for a mergeValues key

@@ -32,7 +32,8 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 			step.Done()
 		}
 	}()
-	if result := change(e, behavior, res, pairs, formats, step); result != nil {
+	warn := func(w *framework.Result) { r.req.Results = append(r.req.Results, w) }
+	if result := change(e, behavior, res, pairs, formats, step, warn); result != nil {
 		return result
 	}
 	if res.GetAnnotations()[kustomizeWillHash] != "" {
@@ -50,11 +51,12 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 }
 
 // change merges the pairs into res or replaces its data with them; step
-// is told of the values merged as JSON or YAML documents.
-func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step) *framework.Result {
+// is told of the values merged as JSON or YAML documents, warn receives
+// what a merge lost of a value's text.
+func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step, warn func(*framework.Result)) *framework.Result {
 	var err error
 	if behavior == "merge" {
-		err = merge(e, res, pairs, formats, step)
+		err = merge(e, res, pairs, formats, step, warn)
 	} else {
 		err = replace(e, res, pairs)
 	}

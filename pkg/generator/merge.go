@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -37,23 +38,24 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *
 }
 
 // mergePairs sets each pair's value in res, in key order; step is told of
-// the JSON and YAML values merged, documents it explains inside.
+// the JSON and YAML values merged, documents it explains inside. A value
+// that does not merge is left as it was, and its error joined with the
+// others' (res is not written when there is one).
 func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step, warn func(*framework.Result)) error {
+	var errs []error
 	for _, p := range sortPairs(pairs) {
 		value, err := mergedValue(e, res, p, formats, warn)
-		if err != nil {
-			return err
+		if err == nil {
+			err = setValue(res, e.kind, p.Key, value)
 		}
-		if err := setValue(res, e.kind, p.Key, value); err != nil {
-			return err
-		}
-		if rule := formats[p.Key]; rule.format == valuemerge.JSON || rule.format == valuemerge.YAML {
+		if rule := formats[p.Key]; err == nil && (rule.format == valuemerge.JSON || rule.format == valuemerge.YAML) {
 			if data := mapField(res, "data"); data != nil {
 				step.Document(yamltree.Lookup(data.YNode(), p.Key), rule.typ())
 			}
 		}
+		errs = append(errs, err)
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // mergedValue is the value a pair leaves in res: its own or, for a

@@ -11,14 +11,14 @@ import (
 )
 
 // update merges or replaces into the existing resource, then names it for
-// its new content.
-func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRules) (result *framework.Result) {
+// its new content. Its errors are every key's that does not merge.
+func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRules) (failed framework.Results) {
 	idx, ours, err := r.find(e, true)
 	if err != nil {
-		return fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err)
+		return results(fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err))
 	}
 	if idx < 0 {
-		return fnrun.Errorf(e.where, nil, "", "%s", r.notFound(e, behavior))
+		return results(fnrun.Errorf(e.where, nil, "", "%s", r.notFound(e, behavior)))
 	}
 	res := r.req.Items[idx]
 	oldName := res.GetName()
@@ -28,13 +28,13 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	step := r.watch.Before(e.where, res)
 	defer func() {
 		r.done = updated(behavior, res, before)
-		if result == nil && fnrun.Changed(before, res) {
+		if len(failed) == 0 && fnrun.Changed(before, res) {
 			step.Done()
 		}
 	}()
 	warn := func(w *framework.Result) { r.req.Results = append(r.req.Results, w) }
-	if result := change(e, behavior, res, pairs, formats, step, warn); result != nil {
-		return result
+	if errs := change(e, behavior, res, pairs, formats, step, warn); len(errs) > 0 {
+		return errs
 	}
 	if res.GetAnnotations()[kustomizeWillHash] != "" {
 		// A kustomize transformer run on a base's generated resource:
@@ -44,30 +44,44 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	}
 	if renames(e, res) {
 		if err := setMetaKey(res, "annotations", GeneratedFrom, e.args.Name); err != nil {
-			return fnrun.Errorf(e.where, res, "", "%v", err)
+			return results(fnrun.Errorf(e.where, res, "", "%v", err))
 		}
 	}
-	return r.name(e, res, nameBase(e.args.Name, oldName, ours), oldName)
+	return results(r.name(e, res, nameBase(e.args.Name, oldName, ours), oldName))
 }
 
-// change merges the pairs into res or replaces its data with them; step
-// is told of the values merged as JSON or YAML documents, warn receives
-// what a merge lost of a value's text.
-func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step, warn func(*framework.Result)) *framework.Result {
+// change merges the pairs into res or replaces its data with them, and
+// returns an error result for each thing that went wrong; step is told of
+// the values merged as JSON or YAML documents, warn receives what a merge
+// lost of a value's text.
+func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step, warn func(*framework.Result)) framework.Results {
 	var err error
 	if behavior == "merge" {
 		err = merge(e, res, pairs, formats, step, warn)
 	} else {
 		err = replace(e, res, pairs)
 	}
-	var re resultError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &re):
-		return re.r
+	var errs framework.Results
+	for _, err := range joined(err) {
+		var re resultError
+		if errors.As(err, &re) {
+			errs = append(errs, re.r)
+		} else {
+			errs = append(errs, fnrun.Errorf(e.where, res, "", "%v", err))
+		}
 	}
-	return fnrun.Errorf(e.where, res, "", "%v", err)
+	return errs
+}
+
+// joined is the errors err joins (errors.Join), err alone, or none.
+func joined(err error) []error {
+	if multi, ok := err.(interface{ Unwrap() []error }); ok {
+		return multi.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
 }
 
 // renames reports whether the function names res (which then carries our

@@ -30,10 +30,32 @@ func decodeTOML(s, which string) (map[string]any, error) {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			pe.Line, pe.Column = de.Position()
+			pe.Msg += unquotedString(s, pe.Line)
 		}
 		return nil, pe
 	}
 	return v, nil
+}
+
+// unquotedString says, for line n of a TOML text that does not parse,
+// that its value is a string TOML wants quoted (domain = git.example.com):
+// the line reads with the value in quotes. "" for any other line. The
+// value itself is not shown: it may be a Secret's.
+func unquotedString(text string, n int) string {
+	lines := strings.Split(text, "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	key, value, ok := strings.Cut(lines[n-1], "=")
+	value = strings.TrimSpace(value)
+	if !ok || value == "" || strings.ContainsAny(value[:1], `"'[{`) || strings.Contains(value, "'") {
+		return ""
+	}
+	var v map[string]any
+	if toml.Unmarshal([]byte(key+"= '"+value+"'"), &v) != nil {
+		return ""
+	}
+	return " (a string is quoted in TOML: write the value in quotes, key = \"…\")"
 }
 
 func checkTOML(s, which string) error {

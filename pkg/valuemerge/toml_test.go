@@ -213,3 +213,25 @@ func TestMergeTOMLErrors(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// A TOML value that reads once quoted is told so, with where (issue 30);
+// the value itself stays out of the message.
+func TestUnquotedTOMLString(t *testing.T) {
+	const hint = `(a string is quoted in TOML: write the value in quotes, key = "…")`
+	for text, want := range map[string]string{
+		"domain = git.example.com\n":       "at line 1, column 10: unexpected character U+0067 'g' at start of value " + hint,
+		"[a]\nx = 'ok'\ny = hello world\n": "at line 3, column 5: ",
+		"x = [1, 2\n":                      "",
+		"x = 1.2.3\n":                      hint,
+	} {
+		err := Check(TOML, text, "overlay")
+		switch {
+		case err == nil:
+			t.Errorf("%q: no error", text)
+		case want == "" && strings.Contains(err.Error(), hint), !strings.Contains(err.Error(), want):
+			t.Errorf("%q: %v, want %q", text, err, want)
+		case strings.Contains(err.Error(), "example.com"), strings.Contains(err.Error(), "hello"):
+			t.Errorf("%q: the message shows the value: %v", text, err)
+		}
+	}
+}

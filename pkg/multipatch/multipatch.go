@@ -58,13 +58,15 @@ func transform(req *fnrun.Request) error {
 	if len(errs) > 0 {
 		return errs
 	}
-	a := applier{Run: entry.Run{Req: req, Ix: selector.NewIndex(req.Items, req.Config), Strict: h.Strict, Noun: "resource"}, meta: meta}
+	a := &applier{Run: entry.Run{Req: req, Ix: selector.NewIndex(req.Items, req.Config), Strict: h.Strict, Noun: "resource"}, meta: meta}
+	a.watch = &entry.Watch{Req: req, Checks: h.Checks, Schema: a.schema, Errs: &a.Errs}
 	for _, c := range patches {
 		a.run(c)
 		if len(a.Errs) >= maxErrors {
 			break
 		}
 	}
+	a.watch.Finish()
 	if err := a.Err(); err != nil {
 		return err
 	}
@@ -176,6 +178,8 @@ type applier struct {
 	checked map[checkKey]error
 	typos   map[checkKey]bool // checkTypos (typos.go)
 	apply   *apply.Schema     // applySchema, built on first use
+	// watch says and checks what each entry changes (explain:, validate:).
+	watch *entry.Watch
 }
 
 type checkKey struct {
@@ -247,14 +251,17 @@ func (a *applier) runDocument(c *compiled, d *document, changed map[int]bool, n 
 	selected := sel.Select(a.Ix)
 	var elements smp.Tally
 	for _, i := range selected {
+		step := a.watch.Before(c.name, a.Ix.Item(i))
 		before := fnrun.Fingerprint(a.Ix.Item(i))
-		n.Filled += a.applyOne(c, d, i, &elements)
+		n.Filled += a.applyOne(c, d, i, &elements, step)
 		switch {
 		case a.Ix.Removed(i):
 			n.Deleted++
 			delete(changed, i)
+			step.DoneAs(nil)
 		case fnrun.Changed(before, a.Ix.Item(i)):
 			changed[i] = true
+			step.Done()
 		}
 	}
 	a.Elements(c.name, &elements, entry.Words{Patch: "the patch", Narrow: "; to change only those, narrow the target"})
@@ -320,10 +327,13 @@ func namespaced(n *yaml.RNode) string {
 
 // applyOne applies one document to item i; it returns how many values a
 // default filled.
-func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally) int {
+func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally, step *entry.Step) int {
 	res := a.Ix.Item(i)
 	if !a.checkTypos(c, d, res) {
 		return 0
+	}
+	if d.Type != patch.JSON {
+		step.FieldsChecked() // checkTypos reported its unknown fields
 	}
 	if d.Deletes {
 		a.Ix.Remove(i)

@@ -76,6 +76,9 @@ func decode(config *yaml.RNode) (*Config, error) {
 	if err := entry.Require(config, "patchesPodSpec", len(c.PatchesPodSpec)); err != nil {
 		return nil, err
 	}
+	if err := c.Checks.Check(); err != nil {
+		return nil, err
+	}
 	var errs []error
 	for i := range c.PodSpecPaths {
 		if err := c.PodSpecPaths[i].read(i); err != nil {

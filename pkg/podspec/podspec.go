@@ -71,6 +71,13 @@ func transform(req *fnrun.Request) error {
 	}
 	r := &podRun{Run: entry.Run{Req: req, Ix: selector.NewIndex(req.Items, req.Config), Strict: cfg.Strict, Noun: "workload"},
 		loc: newLocator(cfg.PodSpecPaths), warned: map[int]bool{}}
+	r.watch = &entry.Watch{Req: req, Checks: cfg.Checks, Errs: &r.Errs, Schema: func() *schema.Schema {
+		s, err := meta.Schema(r.Ix.Items())
+		if err != nil {
+			return schema.Builtin() // reported where the types are read
+		}
+		return s
+	}}
 	entries := r.compileAll(cfg)
 	if len(r.Errs) > 0 {
 		return r.Errs
@@ -86,6 +93,7 @@ func transform(req *fnrun.Request) error {
 	for k, c := range entries {
 		r.runEntry(c, selected[k])
 	}
+	r.watch.Finish()
 	return r.Err()
 }
 
@@ -115,6 +123,7 @@ type podRun struct {
 	types  podSpecTypes
 	owned  map[int]map[string]bool // the containers other entries add, by item
 	warned map[int]bool            // items warned about a missing PodSpec
+	watch  *entry.Watch            // explain:, validate:
 }
 
 // entryCounts is what one entry did, for its summary.
@@ -163,6 +172,10 @@ func (r *podRun) podSpec(c *compiled, i int) (*yaml.RNode, string) {
 // the keyed list elements it names.
 func (r *podRun) patchWorkload(c *compiled, i int, spec *yaml.RNode, path string, t *schema.Type, n *entryCounts) []smp.Element {
 	res := r.Ix.Item(i)
+	step := r.watch.Before(c.name, res)
+	if c.container == nil || c.container.Type == patch.Strategic {
+		step.FieldsChecked() // compile reported the patches' unknown fields
+	}
 	before := fnrun.Fingerprint(res)
 	applied, err := c.apply(spec, path, r.owned[i], t)
 	if err != nil {
@@ -172,6 +185,7 @@ func (r *podRun) patchWorkload(c *compiled, i int, spec *yaml.RNode, path string
 	n.Filled += applied.filled
 	if fnrun.Changed(before, res) {
 		n.Changed++
+		step.Done()
 	}
 	return applied.elements
 }

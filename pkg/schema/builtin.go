@@ -16,6 +16,8 @@ type Schema struct {
 	// shapes holds the field names of each kind, for catching typos
 	// (shape.go).
 	shapes map[kindKey]Shape
+	// rules holds what the values of each kind may be (rule.go).
+	rules map[kindKey]*lazyRule
 	// base answers what this Schema does not know (the built-in types, for
 	// a Schema extended by CRDs).
 	base *Schema

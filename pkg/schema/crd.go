@@ -96,6 +96,7 @@ func (x *crdExtension) add(item *yaml.RNode) error {
 		x.ext.kinds[k.key] = k.root
 	}
 	x.ext.addCRDShapes(item.YNode()) // field names, for typos in patches: crdshape.go
+	x.ext.addCRDRules(item.YNode())  // what values may be, for validate: crdrules.go
 	return nil
 }
 

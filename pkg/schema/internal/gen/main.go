@@ -32,8 +32,15 @@ func main() {
 	version := flag.String("version", "", "version of the k8s.io modules, e.g. v0.37.2 (Kubernetes 1.37.2)")
 	out := flag.String("o", "zz_builtin.go", "output file")
 	applyOut := flag.String("apply", "", "output file of package apply's tables (none when empty)")
+	rules := flag.Bool("rules", false, "write the validation rules (rules.go) instead of the merge tables")
 	flag.Parse()
-	if err := run(*version, *out, *applyOut); err != nil {
+	var err error
+	if *rules {
+		err = runRules(*version, *out)
+	} else {
+		err = run(*version, *out, *applyOut)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}

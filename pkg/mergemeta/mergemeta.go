@@ -270,6 +270,11 @@ func (m *Meta) SchemaOf(ix *selector.Index) (*schema.Schema, error) {
 	return m.Schema(ix.Items())
 }
 
+// CRDs are the CustomResourceDefinitions of the schema files, for a
+// schema of another kind (package apply's, which multi-patch builds
+// itself, so that a function without apply patches does not link it).
+func (m *Meta) CRDs() []*yaml.RNode { return slices.Clone(m.crds) }
+
 func listSome(s []string) string {
 	const most = 5
 	if len(s) <= most {

@@ -1,0 +1,256 @@
+package rlio
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// A ResourceList's items are placed in the bytes they were read from, so
+// that an item the function did not change is written as those bytes
+// (copy-through) rather than as kyaml's writer writes it.
+//
+// The places come from yaml.v3's positions on the nodes kyaml's reader
+// returns (a ResourceList is one document, decoded whole, so its items'
+// lines are lines of the input), never from scanning lines for YAML:
+//   - item i starts on the line of its "-", which must be the line where
+//     the parser starts the item, with only spaces before the "-" (the
+//     list's indentation d) and only spaces after it;
+//   - it ends where item i+1 starts; the last item ends where the parser,
+//     reading the input again from the last item's line on (one item and
+//     what follows it, not the whole list), starts the next key of the
+//     list, and reads there an item equal to kyaml's, comments included.
+//
+// The span of item i thus holds its own text and the comments and blank
+// lines between it and item i+1, which yaml.v3 gives item i (inside its
+// tree) or item i+1 (its head comment). An item with a head comment is
+// copied only together with the item before it, as its neighbour in the
+// output too (copyRuns), so that the comment is written once.
+//
+// The writer writes the items at column 0 ("items:\n- a: 1"); a list
+// indented under its key (d > 0) has every line of each copied item
+// shifted left by d, which keeps every column relative to every other of
+// the item (block scalars, continuation lines and comments included). A
+// line that does not start with d spaces (a comment further left, a flow
+// collection continued at column 0) leaves its item unplaced.
+//
+// FuzzListSpans holds the output to what kyaml's writer's output reads as.
+
+// listSource is where the items of a ResourceList were read from.
+type listSource struct {
+	// span is each placed item's text, shifted to column 0.
+	span map[*yaml.Node]itemSpan
+	// tied says, by index in the source, that a comment lies between the
+	// item and the one before it (its head comment, or one the span before
+	// ends with), which yaml.v3 gives one or the other depending on what
+	// follows: the two are copied together, in that order, or neither is.
+	// One past the last item: the last item's span ends with a comment.
+	tied []bool
+}
+
+// itemSpan is one item's place.
+type itemSpan struct {
+	index int
+	text  string
+}
+
+// placeItems places the items of a ResourceList read from raw; nil when
+// none can be.
+func placeItems(raw []byte, items []*yaml.RNode) *listSource {
+	if len(items) == 0 || bytes.IndexByte(raw, '\r') >= 0 {
+		return nil
+	}
+	lines := lineStarts(raw)
+	dashes, indent, ok := dashLines(raw, lines, items)
+	if !ok {
+		return nil
+	}
+	end, ok := itemsEnd(raw, lines[dashes[len(dashes)-1]], indent, items[len(items)-1].YNode())
+	src := &listSource{span: make(map[*yaml.Node]itemSpan, len(items)), tied: make([]bool, len(items)+1)}
+	for i, it := range items {
+		src.tied[i] = src.tied[i] || it.YNode().HeadComment != ""
+		var stop int
+		switch {
+		case i+1 < len(items):
+			stop = lines[dashes[i+1]]
+		case ok:
+			stop = end
+		default:
+			continue
+		}
+		text, shifted := shiftLeft(raw[lines[dashes[i]]:stop], indent)
+		if !shifted {
+			continue
+		}
+		if !strings.HasSuffix(text, "\n") {
+			continue // the input's end: a block scalar there ends without its line break
+		}
+		src.tied[i+1] = endsWithComment(text)
+		src.span[it.YNode()] = itemSpan{index: i, text: text}
+	}
+	return src
+}
+
+// dashLines is the line (0-based) of each item's "-", and the list's
+// indentation; false when an item does not start on its "-" line.
+func dashLines(raw []byte, lines []int, items []*yaml.RNode) (dashes []int, indent int, ok bool) {
+	indent = -1
+	for _, it := range items {
+		n := it.YNode()
+		if n.Kind != yaml.MappingNode || n.Line < 1 || n.Line > len(lines) {
+			return nil, 0, false
+		}
+		at := lines[n.Line-1]
+		d, ok := dashColumn(raw[at:], n.Column-1)
+		if !ok || indent >= 0 && d != indent {
+			return nil, 0, false
+		}
+		indent = d
+		dashes = append(dashes, n.Line-1)
+	}
+	return dashes, indent, true
+}
+
+// dashColumn is the column of the "-" on line when the item starts at
+// column col: spaces, "-", spaces, the item.
+func dashColumn(line []byte, col int) (int, bool) {
+	if col < 2 || col > len(line) {
+		return 0, false
+	}
+	k := col - 1
+	for k >= 0 && line[k] == ' ' {
+		k--
+	}
+	if k < 0 || k == col-1 || line[k] != '-' {
+		return 0, false
+	}
+	for j := 0; j < k; j++ {
+		if line[j] != ' ' {
+			return 0, false
+		}
+	}
+	return k, true
+}
+
+// itemsEnd is the offset in raw where the items end: where the parser,
+// reading "items:" and the input from the last item's line (at offset
+// from), starts the list's next key, or the end of raw. false when that
+// reading does not find the last item as kyaml read it, or finds a
+// comment it could not place (on the key after the items, or after them).
+func itemsEnd(raw []byte, from, indent int, last *yaml.Node) (int, bool) {
+	if bytes.Contains(raw[from:], []byte("\n...")) {
+		return 0, false
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(append([]byte("items:\n"), raw[from:]...), &doc); err != nil || len(doc.Content) != 1 {
+		return 0, false
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode || len(top.Content) < 2 || top.Content[1].Kind != yaml.SequenceNode {
+		return 0, false
+	}
+	seq := top.Content[1]
+	want := *last
+	want.HeadComment = "" // it lies before the last item's line, in the span before
+	// a comment after the last item that yaml.v3 gives the list's envelope
+	// is not the item's: the writers do not write it
+	if commented(&doc, top, top.Content[0], seq) || len(seq.Content) != 1 || !sameNode(seq.Content[0], &want) {
+		return 0, false
+	}
+	if len(top.Content) == 2 {
+		return len(raw), true
+	}
+	next := top.Content[2]
+	if next.HeadComment != "" || next.Line < 3 {
+		return 0, false
+	}
+	lines := lineStarts(raw[from:])
+	return from + lines[next.Line-2], true // its line in raw[from:] is its line in the reading, less "items:"
+}
+
+// endsWithComment reports whether the last line of text that is not blank
+// starts with "#" (after spaces): a comment, or a line of a block scalar
+// (then the item is only tied to the next one for nothing).
+func endsWithComment(text string) bool {
+	text = strings.TrimRight(text, " \n")
+	return strings.HasPrefix(strings.TrimLeft(text[strings.LastIndexByte(text, '\n')+1:], " "), "#")
+}
+
+// commented reports whether one of the nodes holds a comment.
+func commented(nodes ...*yaml.Node) bool {
+	return slices.ContainsFunc(nodes, func(n *yaml.Node) bool {
+		return n.HeadComment != "" || n.LineComment != "" || n.FootComment != ""
+	})
+}
+
+// shiftLeft is text with indent spaces taken off every line: false when a
+// line that is not blank starts with fewer. A blank line loses the spaces
+// it has, up to indent.
+func shiftLeft(text []byte, indent int) (string, bool) {
+	if indent == 0 {
+		return string(text), true
+	}
+	var b bytes.Buffer
+	b.Grow(len(text))
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line = text[:i+1]
+		}
+		text = text[len(line):]
+		k := 0
+		for k < indent && k < len(line) && line[k] == ' ' {
+			k++
+		}
+		if k < indent && len(bytes.TrimRight(line, " \n")) > 0 {
+			return "", false
+		}
+		b.Write(line[k:])
+	}
+	return b.String(), true
+}
+
+// copies is, for each item of the output, the text it is written as: its
+// span where it is placed, unchanged says the function left it as read,
+// and the head comments around it are written once (a chain of items
+// each holding the next one's head comment is copied whole, in the
+// source's order, or not at all); "" where it is to be encoded.
+func (s *listSource) copies(items []*yaml.RNode, unchanged func(*yaml.RNode) bool) []string {
+	out := make([]string, len(items))
+	if s == nil || unchanged == nil {
+		return out
+	}
+	at := make([]int, len(items)) // source index, -1 for an item not placed or changed
+	for k, it := range items {
+		at[k] = -1
+		if sp, placed := s.span[it.YNode()]; placed && unchanged(it) {
+			at[k] = sp.index
+		}
+	}
+	for lo := 0; lo < len(items); {
+		hi := lo + 1
+		for hi < len(items) && at[hi-1] >= 0 && at[hi] == at[hi-1]+1 && s.tied[at[hi]] {
+			hi++
+		}
+		if at[lo] >= 0 && !s.tied[at[lo]] && !s.tied[at[hi-1]+1] {
+			for k := lo; k < hi; k++ {
+				out[k] = s.span[items[k].YNode()].text
+			}
+		}
+		lo = hi
+	}
+	return out
+}
+
+// Placed reports whether the item was placed in the bytes it was read
+// from: only those can be copied, so only those need telling apart
+// unchanged (List.Unchanged).
+func (l *List) Placed(it *yaml.RNode) bool {
+	if l.src == nil {
+		return false
+	}
+	_, ok := l.src.span[it.YNode()]
+	return ok
+}

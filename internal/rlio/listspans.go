@@ -25,9 +25,10 @@ import (
 //
 // The span of item i thus holds its own text and the comments and blank
 // lines between it and item i+1, which yaml.v3 gives item i (inside its
-// tree) or item i+1 (its head comment). An item with a head comment is
-// copied only together with the item before it, as its neighbour in the
-// output too (copyRuns), so that the comment is written once.
+// tree) or item i+1 (its head comment), depending on what follows. Two
+// items with a comment between them are tied (listSource.tied): copied
+// together, neighbours in the output as in the source, or neither is
+// (copies), so that the comment is written once and read as it was.
 //
 // The writer writes the items at column 0 ("items:\n- a: 1"); a list
 // indented under its key (d > 0) has every line of each copied item

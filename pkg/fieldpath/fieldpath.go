@@ -254,7 +254,11 @@ func parseBracket(text string, pos int) (Segment, int, error) {
 		}
 		return Segment{Kind: Field, Key: inner}, end + 1, nil
 	}
-	return NewMatch(key, value), end + 1, nil
+	seg := NewMatch(key, value)
+	if err := seg.tooLarge(); err != nil {
+		return Segment{}, 0, &Error{Path: text, Offset: pos, Msg: err.Error()}
+	}
+	return seg, end + 1, nil
 }
 
 func isDigits(s string) bool {

@@ -70,6 +70,8 @@ func TestParseErrors(t *testing.T) {
 		{"a.[b]c", "column 3: '[' without a matching ']'"},
 		{"a.[]", "column 3: empty brackets"},
 		{"a.99999999999999999999999", "too large"},
+		// issue 28, item 9: a pattern that takes minutes to match is refused here
+		{"spec.items.[name=[a-y]{900}|[b-z]{900}].x", "column 12: the regular expression compiles to 1803 instructions, more than the 1000"},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)

@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
@@ -73,6 +74,9 @@ type Options struct {
 	// Secret says the string is a Secret's value; messages show no value or
 	// key of it.
 	Secret bool
+	// Budget is the run's work budget, charged for what the patch adds
+	// (nil: a budget of the call's own).
+	Budget *budget.Budget
 }
 
 // Error is a patch that cannot apply to the document (the document is
@@ -159,10 +163,10 @@ func detect(text string, o Options) embedded.Format {
 // fills defaults) to the document's nodes.
 func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
 	r := yaml.NewRNode(doc)
-	so := smp.Options{Default: p.fill, Values: true}
+	so := smp.Options{Default: p.fill, Values: true, Budget: o.Budget}
 	switch {
 	case p.typ == JSON6902:
-		if err := p.ops.ApplyEmbedded(r, o.Secret); err != nil {
+		if err := p.ops.ApplyEmbedded(r, o.Secret, o.Budget); err != nil {
 			return &Error{Msg: err.Error()}
 		}
 		return nil
@@ -171,7 +175,7 @@ func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
 		// filling only what is missing for a default.
 		return smpError(smp.MergeWith(r, p.node, nil, so))
 	}
-	if err := smp.ValidateWith(p.node, o.Type, so); err != nil {
+	if err := smp.ValidateWith(p.node, o.Type, smp.Options{Default: p.fill, Values: true}); err != nil {
 		return smpError(smp.Result{}, err)
 	}
 	return smpError(smp.MergeWith(r, p.node, o.Type, so))

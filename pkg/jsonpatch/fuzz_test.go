@@ -40,7 +40,7 @@ func FuzzApply(f *testing.F) {
 				return
 			}
 			want, _ = ops.patch.Apply(in)
-			err = ops.Apply(doc)
+			err = ops.Apply(doc, nil)
 			if (err == nil) != (want != nil) {
 				t.Fatalf("Apply err = %v, library result %s", err, want)
 			}
@@ -50,7 +50,7 @@ func FuzzApply(f *testing.F) {
 				return
 			}
 			want, _ = jsonpatch.MergePatch(in, mp.raw)
-			if err := mp.Apply(doc); (err == nil) != (want != nil) {
+			if err := mp.Apply(doc, nil); (err == nil) != (want != nil) {
 				t.Fatalf("Apply err = %v, library result %s", err, want)
 			}
 		default:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
@@ -94,10 +95,12 @@ func checkWholeDocument(kind string, fields map[string]*yaml.Node) error {
 }
 
 // Apply applies the operations to doc in place. On error doc is unchanged
-// and the error names the failing operation and its path.
-func (o *Ops) Apply(doc *yaml.RNode) error {
-	return withInherited(doc, func(d *yaml.RNode) error {
-		return o.apply(d, view{secret: d.GetKind() == "Secret"})
+// and the error names the failing operation and its path. What the patch
+// adds to the document is charged to b (nil: a budget of its own).
+func (o *Ops) Apply(doc *yaml.RNode, b *budget.Budget) error {
+	b = budget.Or(b)
+	return withInherited(doc, b, func(d *yaml.RNode) error {
+		return o.apply(d, view{secret: d.GetKind() == "Secret"}, b)
 	})
 }
 
@@ -105,20 +108,28 @@ func (o *Ops) Apply(doc *yaml.RNode) error {
 // of a ConfigMap): paths address its root, which messages call "the
 // document". With secret (the string is a Secret's value) messages name
 // no key found in it.
-func (o *Ops) ApplyEmbedded(doc *yaml.RNode, secret bool) error {
-	return withInherited(doc, func(d *yaml.RNode) error {
-		return o.apply(d, view{secret: secret, embedded: true})
+func (o *Ops) ApplyEmbedded(doc *yaml.RNode, secret bool, b *budget.Budget) error {
+	b = budget.Or(b)
+	return withInherited(doc, b, func(d *yaml.RNode) error {
+		return o.apply(d, view{secret: secret, embedded: true}, b)
 	})
 }
 
-func (o *Ops) apply(doc *yaml.RNode, v view) error {
+func (o *Ops) apply(doc *yaml.RNode, v view, b *budget.Budget) error {
 	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
 	}
-	out, err := o.patch.Apply(in)
-	if err != nil {
+	out, err := o.run(in, b)
+	var spent *budget.Error
+	switch {
+	case errors.As(err, &spent):
+		return fmt.Errorf("the operations' copies: %w", err)
+	case err != nil:
 		return o.explain(in, err, v)
+	}
+	if err := charge(b, in, out); err != nil {
+		return err
 	}
 	return syncJSON(doc, out, nil)
 }
@@ -165,18 +176,23 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 	return &MergePatch{raw: b, node: doc.YNode()}, nil
 }
 
-// Apply merges the patch into doc in place.
-func (m *MergePatch) Apply(doc *yaml.RNode) error {
-	return withInherited(doc, m.apply)
+// Apply merges the patch into doc in place; what it adds is charged to b
+// (nil: a budget of its own).
+func (m *MergePatch) Apply(doc *yaml.RNode, b *budget.Budget) error {
+	b = budget.Or(b)
+	return withInherited(doc, b, func(d *yaml.RNode) error { return m.apply(d, b) })
 }
 
-func (m *MergePatch) apply(doc *yaml.RNode) error {
+func (m *MergePatch) apply(doc *yaml.RNode, b *budget.Budget) error {
 	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
 	}
 	out, err := jsonpatch.MergePatch(in, m.raw)
 	if err != nil {
+		return err
+	}
+	if err := charge(b, in, out); err != nil {
 		return err
 	}
 	return syncJSON(doc, out, m.node)
@@ -186,13 +202,13 @@ func (m *MergePatch) apply(doc *yaml.RNode) error {
 // (<<). Their entries are not the map's own: a patch removing an inherited
 // value would fail or leave it inherited, and one editing an anchored map
 // would change every map merging it. So the patch applies to a copy with
-// merge keys and aliases expanded, which replaces the document only when
-// the patch changed something.
-func withInherited(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
+// merge keys and aliases expanded (charged to b), which replaces the
+// document only when the patch changed something.
+func withInherited(doc *yaml.RNode, b *budget.Budget, apply func(*yaml.RNode) error) error {
 	if !inherit.Contains(doc.YNode()) {
 		return apply(doc)
 	}
-	flat, err := inherit.Expand(doc.YNode())
+	flat, err := inherit.Expand(doc.YNode(), b)
 	if err != nil && !errors.Is(err, inherit.ErrTooLarge) {
 		// merge keys with a value no reader accepts: patched as written
 		return apply(doc)
@@ -200,7 +216,7 @@ func withInherited(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
 	if err != nil {
 		return err
 	}
-	before, err := inherit.Expand(flat)
+	before, err := inherit.Expand(flat, b)
 	if err != nil {
 		return err
 	}

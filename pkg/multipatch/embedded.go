@@ -73,6 +73,9 @@ func (a *applier) runInto(c *compiled) {
 	selected := c.sel.Select(a.Ix)
 	n := entry.Counts{Selected: len(selected)}
 	for _, i := range selected {
+		if a.Spent() {
+			break
+		}
 		res := a.Ix.Item(i)
 		before := fnrun.Fingerprint(res)
 		a.intoResource(c, i)
@@ -110,7 +113,7 @@ func (a *applier) intoResource(c *compiled, i int) {
 			a.stringMissing(c, res, where, fmt.Sprintf("holds %s, not a string with a JSON or YAML document (a strategic or merge patch without embedded: patches the resource's own fields)", yamltree.DescribeSecret(p.node, secret)))
 			continue
 		}
-		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret})
+		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret, Budget: a.Req.Budget()})
 		var pe *embedpatch.Error
 		switch {
 		case errors.As(err, &pe):

@@ -59,7 +59,7 @@ func transform(req *fnrun.Request) error {
 	a := applier{Run: entry.Run{Req: req, Ix: selector.NewIndex(req.Items, req.Config), Strict: h.Strict, Noun: "resource"}, meta: meta}
 	for _, c := range patches {
 		a.run(c)
-		if len(a.Errs) >= maxErrors {
+		if len(a.Errs) >= maxErrors || a.Spent() {
 			break
 		}
 	}
@@ -244,6 +244,9 @@ func (a *applier) runDocument(c *compiled, d *document, changed map[int]bool, n 
 	selected := sel.Select(a.Ix)
 	var elements smp.Tally
 	for _, i := range selected {
+		if a.Spent() {
+			break
+		}
 		before := fnrun.Fingerprint(a.Ix.Item(i))
 		n.Filled += a.applyOne(c, d, i, &elements)
 		switch {
@@ -334,7 +337,7 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally)
 	if d.touchesIdentity {
 		g = guardOf(res)
 	}
-	r, err := d.Apply(res, t)
+	r, err := d.Apply(res, t, a.Req.Budget())
 	if err != nil {
 		a.report(c, res, err)
 		return 0

@@ -3,6 +3,7 @@ package patch
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
 )
@@ -19,17 +20,19 @@ func (d *Doc) Validate(t *schema.Type) error {
 // a strategic patch the result says what became of the keyed list
 // elements it names; for a default, how many values it filled. A
 // document that Deletes is for the caller to act on: Apply does not
-// delete. (A patch into strings is package embedpatch's to apply.)
-func (d *Doc) Apply(dst *yaml.RNode, t *schema.Type) (smp.Result, error) {
+// delete. (A patch into strings is package embedpatch's to apply.) What
+// the patch adds is charged to b, the run's budget (nil: a budget of the
+// call's own).
+func (d *Doc) Apply(dst *yaml.RNode, t *schema.Type, b *budget.Budget) (smp.Result, error) {
 	switch {
 	case d.Type == JSON:
-		return smp.Result{}, d.Ops.Apply(dst)
+		return smp.Result{}, d.Ops.Apply(dst, b)
 	case d.Type == Merge && d.Default:
 		// RFC 7386 knows no list merges: a default merge patch fills
 		// without a schema.
-		return smp.MergeWith(dst, d.Node, nil, smp.Options{Default: true})
+		return smp.MergeWith(dst, d.Node, nil, smp.Options{Default: true, Budget: b})
 	case d.Type == Merge:
-		return smp.Result{}, d.merge.Apply(dst)
+		return smp.Result{}, d.merge.Apply(dst, b)
 	}
-	return smp.MergeWith(dst, d.Node, t, smp.Options{Track: true, Default: d.Default})
+	return smp.MergeWith(dst, d.Node, t, smp.Options{Track: true, Default: d.Default, Budget: b})
 }

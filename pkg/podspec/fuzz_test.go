@@ -44,7 +44,7 @@ func checkPodSpecPatch(t *testing.T, podSpec, containerPatch string, fill bool) 
 	}
 	w := yaml.MustParse("containers:\n- name: app\n  image: a\n  ports:\n  - containerPort: 80\ninitContainers:\n- name: init\n")
 	pod := schema.Builtin().Named(podSpecType)
-	if _, err := c.apply(w, "spec", owned, pod); err != nil {
+	if _, err := c.apply(w, "spec", owned, pod, nil); err != nil {
 		return
 	}
 	if fill && len(w.YNode().Content) > 0 {
@@ -56,7 +56,7 @@ func checkPodSpecPatch(t *testing.T, podSpec, containerPatch string, fill bool) 
 		return
 	}
 	once := w.MustString()
-	if _, err := c.apply(w, "spec", owned, pod); err != nil {
+	if _, err := c.apply(w, "spec", owned, pod, nil); err != nil {
 		t.Fatalf("second application failed")
 	}
 	if twice := w.MustString(); twice != once {

@@ -3,6 +3,7 @@ package generator
 import (
 	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"github.com/patchwork-krm/patchwork/pkg/namerefs"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
@@ -54,6 +55,9 @@ type run struct {
 func (r *run) all(es []entry) error {
 	var errs framework.Results
 	for _, e := range es {
+		if r.req.Budget().Spent() {
+			break
+		}
 		r.done = ""
 		if res := r.one(e); res != nil {
 			errs = append(errs, res)
@@ -84,6 +88,9 @@ func (r *run) one(e entry) *framework.Result {
 	if res != nil {
 		return res
 	}
+	if err := r.charge(pairs); err != nil {
+		return fnrun.Errorf(e.where, nil, "", "%v", err)
+	}
 	switch {
 	case r.kustomizeGenerator:
 		return r.forKustomize(e, behavior, pairs, formats)
@@ -91,4 +98,14 @@ func (r *run) one(e entry) *framework.Result {
 		return r.create(e, pairs)
 	}
 	return r.update(e, behavior, pairs, formats)
+}
+
+// charge charges the run's budget for the values a generator writes: the
+// same 1 MiB file named by a thousand generators is a gigabyte.
+func (r *run) charge(pairs []kv.Pair) error {
+	n := 0
+	for _, p := range pairs {
+		n += len(p.Key) + len(p.Value)
+	}
+	return r.req.Budget().Bytes(n)
 }

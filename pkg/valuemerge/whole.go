@@ -113,6 +113,9 @@ func lineBreakOf(s string) string {
 // YAML text holding several documents is not written whole (the others
 // would go).
 func (d *Doc) WriteWhole() (string, error) {
+	if err := d.jsonValues(); err != nil {
+		return "", err
+	}
 	if d.opts.Format == JSON {
 		return d.wholeJSON()
 	}

@@ -57,6 +57,8 @@ func Measure(roots ...*yaml.Node) Input {
 type Budget struct {
 	nodes, bytes meter
 	scale        int64
+	// own is set for a budget Or made: one operation's, not a run's.
+	own bool
 	// err is the first charge over a limit: every later charge fails with it.
 	err error
 }
@@ -101,13 +103,20 @@ func Scale() (int, error) {
 	return n, nil
 }
 
-// Or is b, or when b is nil a budget of its own at the floors: an engine
-// called without a run's budget is bounded all the same.
+// Or is b, or when b is nil a budget of its own at the floors (scaled by
+// Env, when it is valid): an engine called without a run's budget, as when
+// a config is checked, is bounded all the same.
 func Or(b *Budget) *Budget {
-	if b == nil {
-		return New(Input{}, 1)
+	if b != nil {
+		return b
 	}
-	return b
+	scale, err := Scale()
+	if err != nil {
+		scale = 1
+	}
+	own := New(Input{}, scale)
+	own.own = true
+	return own
 }
 
 // Nodes charges n nodes produced.
@@ -142,7 +151,7 @@ func (b *Budget) charge(m *meter, n int64) error {
 	}
 	m.used += n
 	if m.used > m.limit {
-		b.err = &Error{unit: m.unit, limit: m.limit, input: m.input, scale: b.scale}
+		b.err = &Error{unit: m.unit, limit: m.limit, input: m.input, scale: b.scale, own: b.own}
 		return b.err
 	}
 	return nil

@@ -9,6 +9,7 @@ type Error struct {
 	unit         string
 	limit, input int64
 	scale        int64
+	own          bool // an operation's budget, not a run's
 }
 
 func (e *Error) Error() string {
@@ -19,6 +20,11 @@ func (e *Error) Error() string {
 	scaled := ""
 	if e.scale > 1 {
 		scaled = fmt.Sprintf(", times %d by %s", e.scale, Env)
+	}
+	if e.own {
+		return fmt.Sprintf("this would produce more than %s %s, the work limit of one operation%s: "+
+			"copies of copies, aliases of aliases and repeated large values multiply; %s=%d raises the limit",
+			count(e.limit), e.unit, scaled, Env, 4*e.scale)
 	}
 	return fmt.Sprintf("the run would produce more than %s %s, the work limit for its input of %s %s "+
 		"(%d times the input, at least %s%s): copies of copies, aliases of aliases and repeated large values multiply; "+

@@ -175,7 +175,7 @@ func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
 		// filling only what is missing for a default.
 		return smpError(smp.MergeWith(r, p.node, nil, so))
 	}
-	if err := smp.ValidateWith(p.node, o.Type, smp.Options{Default: p.fill, Values: true}); err != nil {
+	if err := smp.ValidateWith(p.node, o.Type, so); err != nil {
 		return smpError(smp.Result{}, err)
 	}
 	return smpError(smp.MergeWith(r, p.node, o.Type, so))

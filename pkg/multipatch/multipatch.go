@@ -364,7 +364,7 @@ func (a *applier) strategicType(c *compiled, d *document, i int) (*schema.Type, 
 	key := checkKey{d, res.GetApiVersion(), res.GetKind(), decls}
 	err, seen := a.checked[key]
 	if !seen {
-		err = d.Validate(t)
+		err = d.Validate(t, a.Req.Budget())
 		if a.checked == nil {
 			a.checked = map[checkKey]error{}
 		}

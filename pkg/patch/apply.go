@@ -10,9 +10,10 @@ import (
 
 // Validate checks a strategic patch against the merge metadata of what it
 // will meet, t (nil: every list is replaced), with the rules of its mode:
-// smp.ValidateWith. A default merge patch is checked with t nil.
-func (d *Doc) Validate(t *schema.Type) error {
-	return smp.ValidateWith(d.Node, t, smp.Options{Default: d.Default})
+// smp.ValidateWith. A default merge patch is checked with t nil. What the
+// check walks is charged to b (nil: a budget of the call's own).
+func (d *Doc) Validate(t *schema.Type, b *budget.Budget) error {
+	return smp.ValidateWith(d.Node, t, smp.Options{Default: d.Default, Budget: b})
 }
 
 // Apply patches dst, a resource, PodSpec or container, whose merge

@@ -386,7 +386,7 @@ func checkPodSpec(d *patch.Doc) error {
 			return fmt.Errorf("has %q: a PodSpec patch is the PodSpec itself (containers, volumes, serviceAccountName...), not a resource or template; use multi-patch for whole resources", f)
 		}
 	}
-	return d.Validate(schema.Builtin().Named(podSpecType))
+	return d.Validate(schema.Builtin().Named(podSpecType), nil)
 }
 
 // checkContainer checks a strategic container patch against the Container
@@ -395,7 +395,7 @@ func checkContainer(d *patch.Doc) error {
 	if d.Type != patch.Strategic {
 		return nil
 	}
-	return d.Validate(schema.Builtin().Named(containerType))
+	return d.Validate(schema.Builtin().Named(containerType), nil)
 }
 
 type applyError struct{ path, msg string }

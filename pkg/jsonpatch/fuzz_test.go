@@ -28,7 +28,7 @@ func FuzzApply(f *testing.F) {
 		if err != nil {
 			return
 		}
-		in, err := yamljson.Encode(doc.YNode())
+		in, err := yamljson.Encode(doc.YNode(), nil)
 		if err != nil {
 			return
 		}
@@ -59,7 +59,7 @@ func FuzzApply(f *testing.F) {
 		if want == nil {
 			return
 		}
-		got, err := yamljson.Encode(doc.YNode())
+		got, err := yamljson.Encode(doc.YNode(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

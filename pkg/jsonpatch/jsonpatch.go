@@ -29,7 +29,7 @@ func ParseOps(doc *yaml.RNode) (*Ops, error) {
 			return nil, fmt.Errorf("op[%d]: %v", i, err)
 		}
 	}
-	b, err := yamljson.Encode(doc.YNode())
+	b, err := yamljson.Encode(doc.YNode(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (o *Ops) ApplyEmbedded(doc *yaml.RNode, secret bool, b *budget.Budget) erro
 }
 
 func (o *Ops) apply(doc *yaml.RNode, v view, b *budget.Budget) error {
-	in, err := yamljson.Encode(doc.YNode())
+	in, err := yamljson.Encode(doc.YNode(), b)
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 	if doc.YNode().Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("a merge patch is a map, got %s", yamltree.Describe(doc.YNode()))
 	}
-	b, err := yamljson.Encode(doc.YNode())
+	b, err := yamljson.Encode(doc.YNode(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func (m *MergePatch) Apply(doc *yaml.RNode, b *budget.Budget) error {
 }
 
 func (m *MergePatch) apply(doc *yaml.RNode, b *budget.Budget) error {
-	in, err := yamljson.Encode(doc.YNode())
+	in, err := yamljson.Encode(doc.YNode(), b)
 	if err != nil {
 		return err
 	}

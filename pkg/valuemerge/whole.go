@@ -155,7 +155,7 @@ func (d *Doc) wholeJSON() (string, error) {
 		return splice(d.text, strings.TrimSpace(o.Text)), nil
 	}
 	if !isMap(d.Want) {
-		b, err := yamljson.Encode(d.Want)
+		b, err := yamljson.Encode(d.Want, nil)
 		if err != nil {
 			return "", fmt.Errorf("internal error writing JSON (please report): %v", err)
 		}

@@ -220,7 +220,9 @@ func doublingReplacements(n int) string {
 // patterns, one patch times many resources, each sized by the fuzzer. None
 // may crash or run past the time limit; exit 0 or 1 are both fine (within
 // the budget the work is done). `go test` runs the seeds, one per class;
-// `go test -fuzz FuzzAmplify ./e2e/` searches.
+// `go test -run XXX -fuzz FuzzAmplify -parallel 1 ./e2e/` searches, on a
+// quiet machine: the fuzzer calls an input that runs ten seconds (a run
+// that works up to its limit takes a few) hung.
 func FuzzAmplify(f *testing.F) {
 	for kind := range byte(len(amplifierKinds)) {
 		f.Add(kind, byte(39), byte(9+kind), kind)

@@ -100,6 +100,15 @@ func amplifiers() []amplifier {
 			want:   "patches[0]: v1 ConfigMap cm: data.l9.*.*.*.*.*.*.*.*.*: the run would produce more than 1Mi nodes",
 		},
 		{
+			// a path is created as deep as it is long, and block YAML indents
+			// each level: 100,000 segments wrote gigabytes for minutes
+			name: "path-of-100000-segments", function: "structured-replacement",
+			config: replacement("- source: {kind: ConfigMap, name: src, fieldPath: data.v}\n  targets:\n  - select: {kind: ConfigMap, name: dst}\n" +
+				"    fieldPaths: [data" + strings.Repeat(".a", 100_000) + "]\n    options: {create: true}\n"),
+			input: configMap("src", "v: x") + "---\n" + configMap("dst", "x: \"1\""),
+			want:  "replacements[0].targets[0].fieldPaths[0]: field path \"data.a.a.a",
+		},
+		{
 			name: "replacement-copies-of-copies", function: "structured-replacement",
 			config: doublingReplacements(30), input: configMap("cm", "a0: {x: \"0123456789\"}"),
 			want: "the run would produce more than",

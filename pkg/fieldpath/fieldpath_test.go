@@ -72,6 +72,8 @@ func TestParseErrors(t *testing.T) {
 		{"a.99999999999999999999999", "too large"},
 		// issue 28, item 9: a pattern that takes minutes to match is refused here
 		{"spec.items.[name=[a-y]{900}|[b-z]{900}].x", "column 12: the regular expression compiles to 1803 instructions, more than the 1000"},
+		// a path nested deeper than any resource: creating it wrote gigabytes
+		{strings.Repeat("a.", 200) + "a", "column 401: more than 200 segments, the most a path may have"},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -13,14 +14,15 @@ import (
 
 // merge merges pairs into res as kustomize's behavior merge does (a key's
 // value replaces the old one; labels and annotations are added), except
-// that mergeValues keys deep-merge their values.
-func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error {
+// that mergeValues keys deep-merge their values; warn receives what a
+// merged value lost of the old one's text.
+func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) error {
 	if e.kind == "Secret" {
 		if err := stringDataIntoData(res); err != nil {
 			return err
 		}
 	}
-	if err := mergePairs(e, res, pairs, formats); err != nil {
+	if err := mergePairs(e, res, pairs, formats, warn); err != nil {
 		return err
 	}
 	if err := applyOptions(res, e.opts); err != nil {
@@ -32,23 +34,27 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error 
 	return nil
 }
 
-// mergePairs sets each pair's value in res, in key order.
-func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error {
+// mergePairs sets each pair's value in res, in key order. A value that
+// does not merge is left as it was, and its error joined with the others'
+// (res is not written when there is one).
+func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) error {
+	var errs []error
 	for _, p := range sortPairs(pairs) {
-		value, err := mergedValue(e, res, p, formats)
-		if err != nil {
-			return err
+		value, err := mergedValue(e, res, p, formats, warn)
+		if err == nil {
+			err = setValue(res, e.kind, p.Key, value)
 		}
-		if err := setValue(res, e.kind, p.Key, value); err != nil {
-			return err
-		}
+		errs = append(errs, err)
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // mergedValue is the value a pair leaves in res: its own or, for a
-// mergeValues key, the existing value with it deep-merged in.
-func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules) (string, error) {
+// mergeValues key, the existing value with it deep-merged in, and a
+// warning to warn when that loses what the existing value's text had (a
+// TOML merge written whole: why names a place in the value, so a
+// Secret's warning leaves it out).
+func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules, warn func(*framework.Result)) (string, error) {
 	rule, ok := formats[p.Key]
 	if !ok {
 		return p.Value, nil
@@ -59,11 +65,18 @@ func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules) (strin
 	if err != nil {
 		return "", err
 	}
-	merged, err := valuemerge.Merge(f, base, value, rule.keyed...)
+	merged, err := valuemerge.MergeText(f, base, value, rule.keyed...)
 	if err != nil {
 		return "", resultError{fnrun.Errorf(where, res, "data."+p.Key, "key %q: %v", p.Key, err)}
 	}
-	return merged, nil
+	if merged.Lost != "" {
+		why := " (" + merged.Why + ")"
+		if e.kind == "Secret" {
+			why = ""
+		}
+		warn(fnrun.Warningf(where, res, "data."+p.Key, "key %q: %s%s", p.Key, merged.Lost, why))
+	}
+	return merged.Text, nil
 }
 
 // existingValue is the text of the value res holds for a mergeValues key

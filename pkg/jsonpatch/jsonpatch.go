@@ -8,6 +8,7 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -100,7 +101,7 @@ func checkWholeDocument(kind string, fields map[string]*yaml.Node) error {
 func (o *Ops) Apply(doc *yaml.RNode, b *budget.Budget) error {
 	b = budget.Or(b)
 	return withInherited(doc, b, func(d *yaml.RNode) error {
-		return o.apply(d, view{secret: d.GetKind() == "Secret"}, b)
+		return o.apply(d, view{secret: d.GetKind() == "Secret", shape: schema.Builtin().Shape(d.GetApiVersion(), d.GetKind())}, b)
 	})
 }
 

@@ -77,17 +77,39 @@ func (e *MergeError) Error() string { return e.Msg }
 // counts as an empty map; a blank overlay is an error. The lists that
 // lists declare (JSON and YAML) merge by key instead of being replaced.
 func Merge(format Format, base, overlay string, lists ...schema.ListKeys) (string, error) {
+	m, err := MergeText(format, base, overlay, lists...)
+	return m.Text, err
+}
+
+// Merged is a merge's result: its text, and what that text does not keep
+// of the base's.
+type Merged struct {
+	Text string
+	// Lost, when not empty, says what the text loses of the base's
+	// (comments, layout, key order), for a warning, and Why why, naming
+	// a place in the value (which may be secret): a TOML merge that
+	// cannot be written as edits of the base is written whole by the
+	// TOML library.
+	Lost, Why string
+}
+
+// MergeText is Merge, saying what the result loses of the base's text.
+func MergeText(format Format, base, overlay string, lists ...schema.ListKeys) (Merged, error) {
+	var text string
+	var err error
 	switch format {
 	case JSON, YAML:
-		return mergeDoc(format, base, overlay, lists)
+		text, err = mergeDoc(format, base, overlay, lists)
 	case Properties:
-		return mergeLines(format, readProperties, base, overlay)
+		text, err = mergeLines(format, readProperties, base, overlay)
 	case Env:
-		return mergeLines(format, readEnv, base, overlay)
+		text, err = mergeLines(format, readEnv, base, overlay)
 	case TOML:
 		return mergeTOML(base, overlay)
+	default:
+		err = fmt.Errorf("unknown format %q; give %s", format, formatNames)
 	}
-	return "", fmt.Errorf("unknown format %q; give %s", format, formatNames)
+	return Merged{Text: text}, err
 }
 
 // Check reports whether s is valid in format; which ("base", "overlay")

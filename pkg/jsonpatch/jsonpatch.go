@@ -1,6 +1,7 @@
 package jsonpatch
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -117,22 +118,17 @@ func (o *Ops) ApplyEmbedded(doc *yaml.RNode, secret bool, b *budget.Budget) erro
 }
 
 func (o *Ops) apply(doc *yaml.RNode, v view, b *budget.Budget) error {
-	in, err := yamljson.Encode(doc.YNode(), b)
-	if err != nil {
-		return err
-	}
-	out, err := o.run(in, b)
-	var spent *budget.Error
-	switch {
-	case errors.As(err, &spent):
-		return fmt.Errorf("the operations' copies: %w", err)
-	case err != nil:
-		return o.explain(in, err, v)
-	}
-	if err := charge(b, in, out); err != nil {
-		return err
-	}
-	return syncJSON(doc, out, nil)
+	return rewrite(doc, nil, b, func(in []byte) ([]byte, error) {
+		out, err := o.run(in, b)
+		var spent *budget.Error
+		switch {
+		case errors.As(err, &spent):
+			return nil, fmt.Errorf("the operations' copies: %w", err)
+		case err != nil:
+			return nil, o.explain(in, err, v)
+		}
+		return out, nil
+	})
 }
 
 // explain finds the operation that failed by applying them one at a time;
@@ -180,23 +176,38 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 // Apply merges the patch into doc in place; what it adds is charged to b
 // (nil: a budget of its own).
 func (m *MergePatch) Apply(doc *yaml.RNode, b *budget.Budget) error {
-	b = budget.Or(b)
-	return withInherited(doc, b, func(d *yaml.RNode) error { return m.apply(d, b) })
+	return Rewrite(doc, m.node, b, func(in []byte) ([]byte, error) { return jsonpatch.MergePatch(in, m.raw) })
 }
 
-func (m *MergePatch) apply(doc *yaml.RNode, b *budget.Budget) error {
+// Rewrite changes doc as change changes its JSON form: change gets the
+// document as JSON (as Kubernetes readers convert it) and returns the new
+// one, which is brought back onto doc's nodes, touching only those whose
+// values differ (syncJSON: unchanged fields keep their comments, order and
+// quoting). hint, when given, is the patch as written, whose order new
+// keys take. A document holding YAML << keys is changed as its readers see
+// it (withInherited). What the change adds is charged to b (nil: a budget
+// of its own). On error doc is unchanged.
+func Rewrite(doc *yaml.RNode, hint *yaml.Node, b *budget.Budget, change func(in []byte) ([]byte, error)) error {
+	b = budget.Or(b)
+	return withInherited(doc, b, func(d *yaml.RNode) error { return rewrite(d, hint, b, change) })
+}
+
+func rewrite(doc *yaml.RNode, hint *yaml.Node, b *budget.Budget, change func([]byte) ([]byte, error)) error {
 	in, err := yamljson.Encode(doc.YNode(), b)
 	if err != nil {
 		return err
 	}
-	out, err := jsonpatch.MergePatch(in, m.raw)
+	out, err := change(in)
 	if err != nil {
 		return err
+	}
+	if bytes.Equal(in, out) {
+		return nil
 	}
 	if err := charge(b, in, out); err != nil {
 		return err
 	}
-	return syncJSON(doc, out, m.node)
+	return syncJSON(doc, out, hint)
 }
 
 // withInherited applies a patch to a document that may hold YAML << keys

@@ -55,6 +55,29 @@ func BesideIdentity(b *testing.B, f fnrun.Function, in []byte) {
 	}
 }
 
+// Alone benchmarks f on a ResourceList as BesideIdentity's last pass does,
+// without the identity passes: for comparing configs of one function (what
+// an option costs) within one run.
+func Alone(b *testing.B, f fnrun.Function, in []byte) {
+	benchPass{f.Name, f, fnrun.RunBytes, true}.bench(b, in)
+}
+
+// CorpusChecks benchmarks f on the corpus (CorpusList, 20 copies) with
+// config three ways, each Alone, in one run: validate: off (nothing
+// watched), the default (validate: warn) and explain: true, the fields
+// written before config's line entries (its list of entries, such as
+// "patches:\n"). What issue 31's checks cost; its target: explain at most
+// 10% more CPU.
+func CorpusChecks(b *testing.B, f fnrun.Function, config, entries string) {
+	for _, c := range []struct{ name, fields string }{
+		{"validate-off", "validate: off\n"}, {"validate-warn", ""}, {"explain", "explain: true\n"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			Alone(b, f, CorpusList(b, 20, strings.Replace(config, entries, c.fields+entries, 1)))
+		})
+	}
+}
+
 // benchPass is one of BesideIdentity's sub-benchmarks.
 type benchPass struct {
 	name string
@@ -83,7 +106,11 @@ func (p benchPass) bench(b *testing.B, in []byte) {
 	for i := 0; i < b.N; i++ {
 		p.once(b, in)
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	cpu := float64(cpuTime()-start) / float64(b.N)
+	b.ReportMetric(cpu, "cpu-ns/op")
+	if perUnit != nil {
+		b.ReportMetric(cpu/float64(perUnit.n), "cpu-ns/"+perUnit.unit)
+	}
 	if mb := peakRSS(b); mb > 0 {
 		b.ReportMetric(mb, "peak-RSS-MB")
 	}
@@ -176,6 +203,14 @@ func vmHWM() int64 {
 	return 0
 }
 
+// per is the size of the input BesideIdentityPer reports figures per unit of.
+type per struct {
+	n    int
+	unit string
+}
+
+var perUnit *per
+
 // suffix is what go test appends to repeated benchmark names.
 var suffix = regexp.MustCompile(`#[0-9]+$`)
 
@@ -187,4 +222,13 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BesideIdentityPer is BesideIdentity with each figure also reported per
+// unit of the input (n of them, named unit: cpu-ns/item), for benchmarks
+// that compare sizes.
+func BesideIdentityPer(b *testing.B, f fnrun.Function, in []byte, n int, unit string) {
+	perUnit = &per{n: n, unit: unit}
+	defer func() { perUnit = nil }()
+	BesideIdentity(b, f, in)
 }

@@ -310,7 +310,7 @@ func mergeOurs(v sides, typ Type) (any, error) {
 	if err := p.Merge(dst, typ); err != nil {
 		return nil, err
 	}
-	b, err := yamljson.Encode(dst.YNode())
+	b, err := yamljson.Encode(dst.YNode(), nil)
 	if err != nil {
 		return nil, err
 	}

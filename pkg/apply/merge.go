@@ -30,7 +30,7 @@ func ParsePatch(n *yaml.RNode) (*Patch, error) {
 	if d := dupkeys.Find(n.YNode()); len(d) > 0 {
 		return nil, errors.New(d[0].MessageOf("the patch"))
 	}
-	b, err := yamljson.Encode(n.YNode())
+	b, err := yamljson.Encode(n.YNode(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (p *Patch) Merge(dst *yaml.RNode, t Type) error {
 	if d := dupkeys.Find(dst.YNode()); len(d) > 0 {
 		return &smp.Error{Msg: d[0].MessageOf("the " + t.thing())}
 	}
-	return jsonpatch.Rewrite(dst, p.node.YNode(), func(in []byte) ([]byte, error) {
+	return jsonpatch.Rewrite(dst, p.node.YNode(), nil, func(in []byte) ([]byte, error) {
 		live, spelt, err := decode(in)
 		if err != nil {
 			return nil, err

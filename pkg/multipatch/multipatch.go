@@ -62,7 +62,7 @@ func transform(req *fnrun.Request) error {
 	a.watch = &entry.Watch{Req: req, Checks: h.Checks, Schema: a.schema, Errs: &a.Errs}
 	for _, c := range patches {
 		a.run(c)
-		if len(a.Errs) >= maxErrors {
+		if len(a.Errs) >= maxErrors || a.Spent() {
 			break
 		}
 	}
@@ -251,6 +251,9 @@ func (a *applier) runDocument(c *compiled, d *document, changed map[int]bool, n 
 	selected := sel.Select(a.Ix)
 	var elements smp.Tally
 	for _, i := range selected {
+		if a.Spent() {
+			break
+		}
 		step := a.watch.Before(c.name, a.Ix.Item(i))
 		before := fnrun.Fingerprint(a.Ix.Item(i))
 		n.Filled += a.applyOne(c, d, i, &elements, step)
@@ -347,7 +350,7 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally,
 	if d.touchesIdentity {
 		g = guardOf(res)
 	}
-	r, err := d.Apply(res, t)
+	r, err := d.Apply(res, t, a.Req.Budget())
 	if err != nil {
 		a.report(c, res, err)
 		return 0
@@ -383,7 +386,7 @@ func (a *applier) types(c *compiled, d *document, i int) (patch.Types, bool) {
 		return t, known == nil
 	}
 	if err == nil {
-		err = d.Validate(t)
+		err = d.Validate(t, a.Req.Budget())
 	}
 	if a.checked == nil {
 		a.checked = map[checkKey]error{}

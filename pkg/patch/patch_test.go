@@ -183,7 +183,7 @@ func TestApply(t *testing.T) {
 			t.Fatalf("%s %q: %v", c.typ, c.text, err)
 		}
 		n := yaml.MustParse(res)
-		r, err := docs[0].Apply(n, Types{})
+		r, err := docs[0].Apply(n, Types{}, nil)
 		if err != nil {
 			t.Fatalf("%s %q: %v", c.typ, c.text, err)
 		}

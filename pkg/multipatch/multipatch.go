@@ -254,7 +254,8 @@ func (a *applier) runDocument(c *compiled, d *document, changed map[int]bool, n 
 			changed[i] = true
 		}
 	}
-	a.Elements(c.name, &elements, entry.Words{Patch: "the patch", Narrow: "; to change only those, narrow the target"})
+	a.Elements(c.name, &elements, entry.Words{Patch: "the patch", Narrow: "; to change only those, narrow the target",
+		Every: "podspec-patch's containerPatch with mode: default"})
 	return len(selected)
 }
 

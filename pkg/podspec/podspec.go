@@ -139,7 +139,7 @@ func (r *podRun) runEntry(c *compiled, selected []int) {
 		paths[i] = path
 	}
 	r.Elements(c.name, &elements, entry.Words{Patch: "the PodSpec patch", Within: "the PodSpec",
-		At: func(i int) string { return paths[i] }, Hint: useContainerPatch})
+		At: func(i int) string { return paths[i] }, Hint: useContainerPatch, Every: "containerPatch"})
 	r.summarize(c, n)
 }
 

@@ -1,11 +1,13 @@
 package generator
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/kv"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -13,14 +15,14 @@ import (
 
 // merge merges pairs into res as kustomize's behavior merge does (a key's
 // value replaces the old one; labels and annotations are added), except
-// that mergeValues keys deep-merge their values.
-func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error {
+// that mergeValues keys deep-merge their values; its warnings go to notes.
+func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, notes *framework.Results) error {
 	if e.kind == "Secret" {
 		if err := stringDataIntoData(res); err != nil {
 			return err
 		}
 	}
-	if err := mergePairs(e, res, pairs, formats); err != nil {
+	if err := mergePairs(e, res, pairs, formats, notes); err != nil {
 		return err
 	}
 	if err := applyOptions(res, e.opts); err != nil {
@@ -33,9 +35,9 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error 
 }
 
 // mergePairs sets each pair's value in res, in key order.
-func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) error {
+func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, notes *framework.Results) error {
 	for _, p := range sortPairs(pairs) {
-		value, err := mergedValue(e, res, p, formats)
+		value, err := mergedValue(e, res, p, formats, notes)
 		if err != nil {
 			return err
 		}
@@ -47,8 +49,10 @@ func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules) e
 }
 
 // mergedValue is the value a pair leaves in res: its own or, for a
-// mergeValues key, the existing value with it deep-merged in.
-func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules) (string, error) {
+// mergeValues key, the existing value with it deep-merged in. A declared
+// list path that leads to no list in the merged value is a warning in
+// notes: the lists it meant were replaced whole.
+func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules, notes *framework.Results) (string, error) {
 	rule, ok := formats[p.Key]
 	if !ok {
 		return p.Value, nil
@@ -59,11 +63,26 @@ func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules) (strin
 	if err != nil {
 		return "", err
 	}
-	merged, err := valuemerge.Merge(f, base, value, rule.keyed...)
+	merged, reaches, err := valuemerge.MergeLists(f, base, value, rule.keyed, e.kind == "Secret")
 	if err != nil {
 		return "", resultError{fnrun.Errorf(where, res, "data."+p.Key, "key %q: %v", p.Key, err)}
 	}
+	unreached(where, res, p.Key, rule.keyed, reaches, notes)
 	return merged, nil
+}
+
+// unreached warns, in notes, of each declared list path (keyed) of a
+// mergeValues key that leads to no list in the merged value (reaches):
+// the lists it meant were replaced whole.
+func unreached(where string, res *yaml.RNode, key string, keyed []schema.ListKeys, reaches []schema.Reach, notes *framework.Results) {
+	for j, r := range reaches {
+		if r.Lists > 0 {
+			continue
+		}
+		*notes = append(*notes, fnrun.Warningf(fmt.Sprintf("%s.mergeKeys[%d]", where, j), res, "data."+key,
+			"key %q: the path %s leads to no list in the merged value: %s; no list merges by [%s], and the overlay's lists replace the base's whole",
+			key, keyed[j].Path, r.Why, strings.Join(keyed[j].Keys, ", ")))
+	}
 }
 
 // existingValue is the text of the value res holds for a mergeValues key

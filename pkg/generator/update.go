@@ -25,7 +25,7 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	defer r.remember(idx)
 	before := fnrun.Fingerprint(res)
 	defer func() { r.done = updated(behavior, res, before) }()
-	if result := change(e, behavior, res, pairs, formats); result != nil {
+	if result := change(e, behavior, res, pairs, formats, &r.req.Results); result != nil {
 		return result
 	}
 	if res.GetAnnotations()[kustomizeWillHash] != "" {
@@ -42,11 +42,12 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	return r.name(e, res, nameBase(e.args.Name, oldName, ours), oldName)
 }
 
-// change merges the pairs into res or replaces its data with them.
-func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules) *framework.Result {
+// change merges the pairs into res or replaces its data with them; a
+// merge's warnings go to notes.
+func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, notes *framework.Results) *framework.Result {
 	var err error
 	if behavior == "merge" {
-		err = merge(e, res, pairs, formats)
+		err = merge(e, res, pairs, formats, notes)
 	} else {
 		err = replace(e, res, pairs)
 	}

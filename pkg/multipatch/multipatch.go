@@ -63,6 +63,7 @@ func transform(req *fnrun.Request) error {
 			break
 		}
 	}
+	a.unapplied()
 	if err := a.Err(); err != nil {
 		return err
 	}
@@ -208,6 +209,17 @@ func (a *applier) typeFor(i int) (*schema.Type, string, bool) {
 		return nil, "", false
 	}
 	return t, decls, true
+}
+
+// unapplied flags the declarations (mergeKeys, schemas) that applied to
+// nothing: the lists they meant were replaced whole, in silence
+// otherwise.
+func (a *applier) unapplied() {
+	scope := mergemeta.Scope{Root: "the resource", Noun: "resource", Strings: true,
+		Roots: func(i int) []*yaml.Node { return []*yaml.Node{a.Ix.Item(i).YNode()} }}
+	for _, f := range a.meta.Unapplied(a.Ix, scope) {
+		a.Flag(f.Entry, f.Res, f.Field, f.Msg, "")
+	}
 }
 
 // run applies entry c to the resources it selects.

@@ -83,7 +83,29 @@ func transform(req *fnrun.Request) error {
 	for k, c := range entries {
 		r.runEntry(c, selected[k])
 	}
+	r.unapplied(meta)
 	return r.Err()
+}
+
+// unapplied flags the declarations (mergeKeys, schemas) that applied to
+// nothing: a path that leads to no list of any PodSpec, and every schema
+// file, since a PodSpec's rules are the Kubernetes schema's.
+func (r *podRun) unapplied(meta *mergemeta.Meta) {
+	scope := mergemeta.Scope{Root: "the PodSpec", Noun: "workload",
+		NoSchemas: "a PodSpec merges by the Kubernetes PodSpec schema, which no schema file changes, so the entry applies to nothing here (multi-patch reads schema files for custom resources)",
+		Roots: func(i int) []*yaml.Node {
+			if spec, _, _ := r.loc.find(r.Ix.Item(i)); spec != nil {
+				return []*yaml.Node{spec.YNode()}
+			}
+			return nil
+		},
+		At: func(i int) string {
+			_, path, _ := r.loc.find(r.Ix.Item(i))
+			return path
+		}}
+	for _, f := range meta.Unapplied(r.Ix, scope) {
+		r.Flag(f.Entry, f.Res, f.Field, f.Msg, "")
+	}
 }
 
 // compileAll compiles the entries, reporting their typos (findings:

@@ -77,9 +77,27 @@ func (e *MergeError) Error() string { return e.Msg }
 // counts as an empty map; a blank overlay is an error. The lists that
 // lists declare (JSON and YAML) merge by key instead of being replaced.
 func Merge(format Format, base, overlay string, lists ...schema.ListKeys) (string, error) {
+	out, _, err := MergeLists(format, base, overlay, lists, false)
+	return out, err
+}
+
+// MergeLists is Merge, also saying what each of lists leads to in the
+// merged value (schema.Reach, one for each): a declaration that leads to
+// no list merged nothing by its keys, and the overlay's list replaced the
+// base's whole. For a Secret's value (secret), what Reach says names no
+// key of it.
+func MergeLists(format Format, base, overlay string, lists []schema.ListKeys, secret bool) (string, []schema.Reach, error) {
 	switch format {
 	case JSON, YAML:
-		return mergeDoc(format, base, overlay, lists)
+		return mergeDoc(format, base, overlay, lists, secret)
+	}
+	out, err := mergeFlat(format, base, overlay)
+	return out, nil, err
+}
+
+// mergeFlat merges the formats that hold no lists.
+func mergeFlat(format Format, base, overlay string) (string, error) {
+	switch format {
 	case Properties:
 		return mergeLines(format, readProperties, base, overlay)
 	case Env:

@@ -64,6 +64,11 @@ func (rc *reacher) follow(n *yaml.Node, from int, before fieldpath.Path) {
 	ends, _ := fieldpath.Walker[*yaml.Node]{Tree: yamltree.Tree{}}.Walk(n, rc.path, from) // yaml trees have no lookup errors
 	for _, e := range ends {
 		at := append(slices.Clone(before), fieldpath.Taken(yamltree.Tree{}, e.Steps)...)
+		if rc.o.Secret {
+			// the keys a wildcard passed are the Secret's: the
+			// declaration's own segments name the place instead
+			at = slices.Clone(rc.path[:e.At])
+		}
 		node := yamltree.Resolve(e.Node)
 		switch {
 		case !e.Dead && node.Kind == yaml.SequenceNode:

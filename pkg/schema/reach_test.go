@@ -44,6 +44,8 @@ func TestReach(t *testing.T) {
 		{path: "spec.title.x", o: ReachOptions{Strings: true}, at: "spec.title", why: "spec.title is a string that holds no JSON or YAML document, so x selects nothing there"},
 		{path: "spek", o: ReachOptions{Root: "the resource"}, at: "spek", why: `the resource has no key "spek" (did you mean spec?)`},
 		{path: "spek", o: ReachOptions{Root: "the resource", Secret: true}, at: "spek", why: `the resource has no key "spek"`},
+		{path: "spec.*.nope", o: ReachOptions{Secret: true}, at: "spec.*.nope", why: `spec.* has no key "nope"`},
+		{path: "spec.*.nope", at: "spec.values.nope", why: `spec.values has no key "nope"`},
 	} {
 		r := ListKeys{Path: fieldpath.MustParse(c.path), Keys: []string{"name"}}.Reach(root, c.o)
 		if r.Lists != c.lists || r.At != c.at || r.Why != c.why {

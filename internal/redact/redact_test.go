@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,10 +99,10 @@ func TestResult(t *testing.T) {
 	// holds a secret
 	var n Set
 	n.Add("123456")
-	if got := n.value(123456); got != Marker {
+	if got := eachValueText(123456, n.String); got != Marker {
 		t.Errorf("value(123456) = %v", got)
 	}
-	if got := n.value(42); got != 42 {
+	if got := eachValueText(42, n.String); got != 42 {
 		t.Errorf("value(42) = %v", got)
 	}
 }
@@ -139,5 +140,83 @@ func TestStructuredBounded(t *testing.T) {
 	s.Add(many.String())
 	if s.Len() > 20*maxLeaves {
 		t.Errorf("%d forms registered", s.Len())
+	}
+}
+
+// TestForms: every form of a value, and any piece of Piece bytes or more
+// of one, is redacted: a value cut in a message, escaped by Go, JSON or
+// YAML, in base64, decoded (issue 28, item 4).
+func TestForms(t *testing.T) {
+	const token = `tok-app-0123456789-abcdefghij-klmnopqrstuvwxyz-SECRET`
+	const quoted = `app "quoted" \secret`
+	for _, c := range []struct {
+		name   string
+		secret string
+		in     string
+		out    string
+	}{
+		{"cut at 40 bytes", token, `name: "` + token[:40] + `…"`, `name: "<redacted>…"`},
+		{"a piece in the middle", token, "x " + token[10:18] + " y", "x <redacted> y"},
+		{"a piece shorter than Piece stays", token, "tok-app", "tok-app"},
+		{"Go escaped", quoted, fmt.Sprintf("name: %q", quoted), `name: "<redacted>"`},
+		{"Go escaped, ASCII only", "pässwörd-über", fmt.Sprintf("%+q", "pässwörd-über"), `"<redacted>"`},
+		{"JSON escaped", `<html> & "x"`, `{"v":"\u003chtml\u003e \u0026 \"x\""}`, `{"v":"<redacted>"}`},
+		{"YAML double-quoted", "tab\there\u0085next", `v: "tab\there\Nnext"`, `v: "<redacted>"`},
+		{"YAML single-quoted", "it's a secret", `v: 'it''s a secret'`, `v: '<redacted>'`},
+		{"base64, cut", token, b64(token)[:20] + "…", "<redacted>…"},
+		{"base64 of a short value", "pin1", "[" + b64("pin1") + "]", "[<redacted>]"},
+		{"stringData holding base64 of text", b64("decoded-secret"), "it is decoded-secret", "it is <redacted>"},
+		{"one line with ': ' is no document", "correct horse: battery staple", "horse: bat", "<redacted>"},
+		{"a TOML value's token", "pin = 31337e99999\nuser = \"admin\"\n", `parsing "31337e99999": out of range`, `parsing "<redacted>": out of range`},
+		{"keys of a document stay, its values' pieces go", "user: admin\npassword: pa55word-long-value\n", "no key password in password: pa55word-lo…", "no key password in password: <redacted>…"},
+		{"a document's alias is its anchor's value", "a: &x anchored-value\nb: *x\n", "anchored-value", Marker},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var s Set
+			s.Add(c.secret)
+			if got := s.String(c.in); got != c.out {
+				t.Errorf("String(%q) = %q, want %q", c.in, got, c.out)
+			}
+		})
+	}
+}
+
+// TestDataForms: a data value as written is matched by its pieces; what it
+// decodes to by every form.
+func TestDataForms(t *testing.T) {
+	var s Set
+	s.AddBase64(b64(`a "quoted" data value`))
+	for in, want := range map[string]string{
+		b64(`a "quoted" data value`)[:12]: Marker,
+		`holds "a \"quoted\" data…"`:      `holds "<redacted>…"`,
+	} {
+		if got := s.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestWriter: what is written through the set's writer is redacted with
+// the values registered by the time of the write.
+func TestWriter(t *testing.T) {
+	var s Set
+	var b strings.Builder
+	w := s.Writer(&b)
+	fmt.Fprintf(w, "early hunter2-secret\n")
+	s.Add("hunter2-secret")
+	fmt.Fprintf(w, "late hunter2-secret\n")
+	if want := "early hunter2-secret\nlate <redacted>\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// TestResultsOneBatch: results are redacted together, each text once.
+func TestResultsOneBatch(t *testing.T) {
+	var s Set
+	s.Add("hunter2-secret")
+	rs := framework.Results{{Message: "a hunter2-secret"}, {Message: "b"}, {Message: "a hunter2-secret", Tags: map[string]string{"k": "hunter2-secret…"}}}
+	s.Results(rs)
+	if rs[0].Message != "a <redacted>" || rs[1].Message != "b" || rs[2].Tags["k"] != "<redacted>…" {
+		t.Errorf("got %q %q %v", rs[0].Message, rs[1].Message, rs[2].Tags)
 	}
 }

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/yamlstream"
 )
@@ -17,13 +20,25 @@ type Syntax struct {
 	// Shown is that line as messages may quote it: its indentation, list
 	// dashes and key as written, any value after them elided ("  password: …"),
 	// since the line may hold a value no message may print (a Secret's).
+	// It is "" when the line does not start where YAML reads a key or an
+	// entry (it goes on with a value of several lines, quoted or plain, or
+	// lies inside a [list] or {map}): then the whole line may be a value.
 	Shown string
 	// Problem says what is wrong, in words, with yaml.v3's own phrase.
 	Problem string
 }
 
 func (s *Syntax) Error() string {
-	return fmt.Sprintf("line %d: %q: %s", s.Line, s.Shown, s.Problem)
+	return fmt.Sprintf("line %d: %s%s", s.Line, s.Quoted(), s.Problem)
+}
+
+// Quoted is the line as shown, quoted and followed by ": ", for a message
+// to put before the problem; "" when nothing of the line may be shown.
+func (s *Syntax) Quoted() string {
+	if s.Shown == "" {
+		return ""
+	}
+	return strconv.Quote(s.Shown) + ": "
 }
 
 // At is the same error with its line counted from first, the line of the
@@ -74,21 +89,76 @@ func Locate(text []byte, err error) (s *Syntax, ok bool) {
 	for steps := 0; k > 0 && steps < 64 && broken(k-1); steps++ { // bounded: each step parses the text
 		k--
 	}
-	return &Syntax{Line: k + 1, Shown: elide(strings.TrimRight(string(lines[k]), "\r\n")), Problem: inWords(msg)}, true
+	return &Syntax{Line: k + 1, Shown: shown(lines, k), Problem: inWords(msg)}, true
 }
 
-// elide keeps what a line's structure is made of (indentation, "- ", a key
-// up to its ':') and replaces the rest with "…".
+// shown is line k of the text as a message may show it: elided to its
+// key, or "" when it may be a value from start to end.
+func shown(lines [][]byte, k int) string {
+	line := strings.TrimRight(string(lines[k]), "\r\n")
+	if !startsEntry(lines[:k], line) {
+		return ""
+	}
+	return elide(line)
+}
+
+// probeWord stands for a line in startsEntry's probe.
+const probeWord = "zq9probe"
+
+// startsEntry reports whether line, after the lines before it, starts
+// where YAML reads a new key or entry, not inside a value: the lines
+// before read to their end (no quoted value or [list] or {map} is open),
+// and a plain word put in the line's place, with its indentation and list
+// dashes, starts a value of its own rather than going on with the one
+// before (a plain value of several lines).
+func startsEntry(before [][]byte, line string) bool {
+	text := bytes.Join(before, nil)
+	if len(text) == 0 {
+		return true
+	}
+	if _, err := yamlstream.Documents(text); err != nil {
+		return false
+	}
+	lead := len(line) - len(strings.TrimLeft(line, " \t"))
+	for strings.HasPrefix(line[lead:], "- ") {
+		lead += 2
+	}
+	probe := append(append(text, line[:lead]...), probeWord+"\n"...)
+	docs, err := yamlstream.Documents(probe)
+	if err != nil {
+		return true // a word alone is no value there: the line starts an entry
+	}
+	n := probeNode(docs)
+	return n != nil && n.Line == len(before)+1
+}
+
+// probeNode is the scalar that holds the probe word.
+func probeNode(docs []*yaml.Node) *yaml.Node {
+	var found *yaml.Node
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode && strings.HasSuffix(n.Value, probeWord) {
+			found = n
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	for _, d := range docs {
+		walk(d)
+	}
+	return found
+}
+
+// elide keeps what a line's structure is made of (indentation, "- ", a
+// plain key up to the ':' that ends it) and replaces the rest with "…".
 func elide(line string) string {
 	shown := len(line) - len(strings.TrimLeft(line, " \t"))
 	for strings.HasPrefix(line[shown:], "- ") {
 		shown += 2
 	}
-	rest := line[shown:]
-	if i := strings.Index(rest, ": "); i >= 0 {
+	if i := keyEnd(line[shown:]); i >= 0 {
 		shown += i + 1
-	} else if strings.HasSuffix(rest, ":") {
-		shown = len(line)
 	}
 	if shown > 80 {
 		// a long key: only the indentation is worth showing
@@ -102,6 +172,23 @@ func elide(line string) string {
 		return prefix + "…"
 	}
 	return prefix + " …"
+}
+
+// keyEnd is the index of the ':' that ends the plain key rest starts
+// with: the first one followed by a space, a tab or the end of the line;
+// -1 when there is none, or rest starts with something else than a plain
+// key (a quoted value, a [list] or {map}, an anchor, alias, tag or block
+// indicator), whose text may be a value.
+func keyEnd(rest string) int {
+	if rest == "" || strings.IndexByte("\"'[{&*!|>?%@`#", rest[0]) >= 0 {
+		return -1
+	}
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == ':' && (i+1 == len(rest) || rest[i+1] == ' ' || rest[i+1] == '\t') {
+			return i
+		}
+	}
+	return -1
 }
 
 // brokenFor reports whether yaml.v3 fails on the text for a reason other

@@ -70,13 +70,55 @@ func TestElide(t *testing.T) {
 		" - z":                          " - …",
 		"- - name: x":                   "- - name: …",
 		"  key:":                        "  key:",
+		"  password:\tcorrect horse: x": "  password: …",
+		"  a:b: c":                      "  a:b: …",
+		"- [a, b]: c":                   "- …",
+		"  &anchor secret: x":           "  …",
 		"  s3cr3t-without-a-colon":      "  …",
-		"  \"quoted: key\": v":          "  \"quoted: …",
+		"  \"quoted: key\": v":          "  …",
 		strings.Repeat("k", 90) + ": v": "…",
 	} {
 		if got := elide(line); got != want {
 			t.Errorf("elide(%q) = %q, want %q", line, got, want)
 		}
+	}
+}
+
+// TestShownNeverAValue: a line is shown up to its key only where YAML
+// reads a key there; a line that goes on with a value (of several lines,
+// plain or quoted, or inside a [list]) is named by its number alone, and
+// a key ends at its ':' before a tab too (issue 28, item 1).
+func TestShownNeverAValue(t *testing.T) {
+	const head = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n"
+	for _, c := range []struct {
+		name, text, shown string
+	}{
+		{"tab after the key", head + "  password:\tcorrect horse: battery staple\n", "  password: …"},
+		{"plain value going on", head + "  password: first words\n    correcthorse: battery\n", ""},
+		{"plain value going on, as a list entry", head + "  password: first words\n    - correcthorse: battery\n", ""},
+		{"quoted value going on, bad escape", head + "  password: \"first words\n    correcthorse \\q battery\"\n", ""},
+		{"quoted value never closed", head + "  password: \"first words\n    correcthorse: battery\n", ""},
+		{"inside a flow map", head + "  x: {a: 1,\n    correcthorse: battery: x}\n", ""},
+		{"a quoted list entry", "a:\n- \"correct horse: battery\" x\n", "- …"},
+		{"a key after a plain value", head + "  password: first words\n token: x\n", " token: …"},
+		{"a key after a block value", head + "  password: |\n    first words\n   token: x\n", "   token: …"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var n yaml.Node
+			err := yaml.Unmarshal([]byte(c.text), &n)
+			s, ok := Locate([]byte(c.text), err)
+			if !ok {
+				t.Fatalf("not located: %v", err)
+			}
+			if s.Shown != c.shown {
+				t.Errorf("line %d shown as %q, want %q (%v)", s.Line, s.Shown, c.shown, s)
+			}
+			for _, secret := range []string{"correct", "horse", "battery", "first", "words"} {
+				if strings.Contains(s.Error(), secret) {
+					t.Errorf("the message shows %q: %v", secret, s)
+				}
+			}
+		})
 	}
 }
 
@@ -108,6 +150,9 @@ func FuzzLocate(f *testing.F) {
 		}
 		if brokenFor([]byte(strings.Join(lines[:s.Line-1], ""))) {
 			t.Fatalf("the lines before line %d already break", s.Line)
+		}
+		if !strings.HasPrefix(lines[s.Line-1], strings.TrimSuffix(strings.TrimSuffix(s.Shown, "…"), " ")) {
+			t.Fatalf("shown %q is not the start of line %q", s.Shown, lines[s.Line-1])
 		}
 	})
 }

@@ -30,11 +30,11 @@ func SyntaxError(config *yaml.RNode, err error, text, entry, field, path string)
 			lines := linesOf(config)
 			if at := lines.line(n); at > 0 && lines.isLiteral(n) {
 				// a literal block's text starts on the line after its "|"
-				return fmt.Errorf("%s: %s: %q: %s", field, lines.lineAt(at+s.Line), s.Shown, s.Problem)
+				return fmt.Errorf("%s: %s: %s%s", field, lines.lineAt(at+s.Line), s.Quoted(), s.Problem)
 			}
 		}
 	}
-	return fmt.Errorf("%s, line %d of its text: %q: %s", field, s.Line, s.Shown, s.Problem)
+	return fmt.Errorf("%s, line %d of its text: %s%s", field, s.Line, s.Quoted(), s.Problem)
 }
 
 // configNode finds the node an entry path of our own messages names

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/redact"
 	"github.com/patchwork-krm/patchwork/internal/rlio"
 	"github.com/patchwork-krm/patchwork/internal/yamlerr"
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
@@ -27,12 +28,18 @@ func Main(f Function) {
 
 // Command runs the binary's command line and returns its exit code:
 // 0 success, 1 the function failed, 2 a usage or input problem.
+//
+// Everything written to stderr, results and errors alike, goes through the
+// run's redaction (redact.Set.Writer): the values of the Secrets read so
+// far, and those the transform registered, appear in no line of it.
 func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	secrets := &redact.Set{}
+	stderr = secrets.Writer(stderr)
 	if len(args) > 0 && (strings.HasPrefix(args[0], "-") && args[0] != "-" || args[0] == "help") {
 		return f.flag(args, stdout, stderr)
 	}
 	if len(args) == 0 {
-		outcome, err := RunResourceList(f, stdin, stdout, "")
+		outcome, err := runList(f, stdin, stdout, "", rlio.FromEnv(), secrets)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", f.Name, err)
 			return 2
@@ -48,7 +55,7 @@ func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Write
 		}
 		return 0
 	}
-	return f.standalone(args[0], args[1:], stdin, stdout, stderr)
+	return f.standalone(args[0], args[1:], stdin, stdout, stderr, secrets)
 }
 
 // flag runs a command line that starts with a flag: --help (or help),
@@ -103,51 +110,26 @@ Exit codes: 0 success, 1 the function reported errors (items unchanged), 2 bad i
 	return b.String()
 }
 
-func (f Function) standalone(configPath string, files []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (f Function) standalone(configPath string, files []string, stdin io.Reader, stdout, stderr io.Writer, secrets *redact.Set) int {
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "%s: %v\n", f.Name, err)
 		return 2
 	}
-	raw, err := os.ReadFile(configPath)
+	config, err := readConfig(configPath)
 	if err != nil {
 		return fail(err)
 	}
-	configs, err := (&kio.ByteReader{Reader: bytes.NewReader(raw), OmitReaderAnnotations: true}).Read()
+	req := &Request{Config: config, ConfigDir: filepath.Dir(configPath),
+		ConfigDirWhy: "the directory of the config file " + configPath, secrets: secrets}
+	items, err := req.readFiles(files, stdin)
 	if err != nil {
-		return fail(fileError(configPath, raw, err))
-	}
-	if len(configs) != 1 {
-		return fail(fmt.Errorf("%s: want exactly one config document, found %d", configPath, len(configs)))
-	}
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-	var items []*yaml.RNode
-	for _, name := range files {
-		var b []byte
-		if name == "-" {
-			b, err = io.ReadAll(stdin)
-		} else {
-			b, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return fail(err)
-		}
-		got, err := rlio.ReadStream(bytes.NewReader(b))
-		if err != nil {
-			if name == "-" {
-				name = "stdin"
-			}
-			return fail(fileError(name, b, err))
-		}
-		items = append(items, got...)
+		return fail(err)
 	}
 	// the items of List resources are resources of their own, as kustomize
 	// makes them, and go back into their Lists
 	items, lists := rlio.ExpandLists(items)
-	req := &Request{Items: items, Config: configs[0], ConfigDir: filepath.Dir(configPath),
-		ConfigDirWhy: "the directory of the config file " + configPath}
-	forget := fnconfig.ReadFrom(configs[0], configPath)
+	req.Items = items
+	forget := fnconfig.ReadFrom(config, configPath)
 	outcome := f.Process(req)
 	forget()
 	printResults(stderr, outcome.Results)
@@ -159,9 +141,52 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 		out = lists.Collapse(out)
 	}
 	if err := rlio.WriteStream(stdout, out); err != nil {
-		return fail(req.secrets.Error(err))
+		return fail(err)
 	}
 	return 0
+}
+
+// readConfig reads the one config document of a standalone run.
+func readConfig(path string) (*yaml.RNode, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	configs, err := (&kio.ByteReader{Reader: bytes.NewReader(raw), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		return nil, fileError(path, raw, err)
+	}
+	if len(configs) != 1 {
+		return nil, fmt.Errorf("%s: want exactly one config document, found %d", path, len(configs))
+	}
+	return configs[0], nil
+}
+
+// readFiles reads the resources of a standalone run ("-" is stdin),
+// registering the Secrets of each file as it is read, for the error of a
+// later one.
+func (r *Request) readFiles(files []string, stdin io.Reader) ([]*yaml.RNode, error) {
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	var items []*yaml.RNode
+	for _, name := range files {
+		read := os.ReadFile
+		if name == "-" {
+			name, read = "stdin", func(string) ([]byte, error) { return io.ReadAll(stdin) }
+		}
+		b, err := read(name)
+		if err != nil {
+			return nil, err
+		}
+		got, err := rlio.ReadStream(bytes.NewReader(b))
+		if err != nil {
+			return nil, fileError(name, b, err)
+		}
+		r.knowSecrets(got)
+		items = append(items, got...)
+	}
+	return items, nil
 }
 
 // fileError names the file and, for a YAML syntax error, the line where it
@@ -173,8 +198,14 @@ func fileError(name string, raw []byte, err error) error {
 	return fmt.Errorf("%s: %w", name, err)
 }
 
+// printResults writes the results one a line, in one write (each write
+// to stderr is one batch of redaction).
 func printResults(w io.Writer, rs framework.Results) {
+	var b strings.Builder
 	for _, r := range rs {
-		fmt.Fprintf(w, "%s: %s\n", r.Severity, r.Message)
+		fmt.Fprintf(&b, "%s: %s\n", r.Severity, r.Message)
+	}
+	if b.Len() > 0 {
+		io.WriteString(w, b.String())
 	}
 }

@@ -232,23 +232,31 @@ func isKptKeyValueInput(config *yaml.RNode) bool {
 
 // RunResourceList reads a ResourceList from in, runs f, writes the
 // ResourceList to out. It returns the outcome; a failed run wrote the input
-// items unmodified. err reports I/O or parse failures only.
+// items unmodified. err reports I/O or parse failures only, redacted as
+// results are.
 //
 // The bytes written are those kyaml's kio.ByteReadWriter (with
 // KeepReaderAnnotations) would write, for a fraction of its time and memory
 // (internal/rlio); with PATCHWORK_KYAML_IO=1 they are written by kyaml.
 func RunResourceList(f Function, in io.Reader, out io.Writer, configDir string) (Outcome, error) {
-	return runList(f, in, out, configDir, rlio.FromEnv())
+	secrets := &redact.Set{}
+	o, err := runList(f, in, out, configDir, rlio.FromEnv(), secrets)
+	return o, secrets.Error(err)
 }
 
 // RunResourceListKyaml is RunResourceList through kyaml's own writer and
 // annotation functions: the reference the fast codec is tested and
 // benchmarked against.
 func RunResourceListKyaml(f Function, in io.Reader, out io.Writer, configDir string) (Outcome, error) {
-	return runList(f, in, out, configDir, rlio.Codec{Kyaml: true})
+	secrets := &redact.Set{}
+	o, err := runList(f, in, out, configDir, rlio.Codec{Kyaml: true}, secrets)
+	return o, secrets.Error(err)
 }
 
-func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rlio.Codec) (Outcome, error) {
+// runList runs f on the ResourceList in in. The values of the Secrets it
+// holds go into secrets as soon as it is read, for whoever prints the
+// error it may return.
+func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rlio.Codec, secrets *redact.Set) (Outcome, error) {
 	raw, err := io.ReadAll(in)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("reading ResourceList: %w", err)
@@ -260,18 +268,18 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 	if rl.Kind != kio.ResourceListKind {
 		return Outcome{}, fmt.Errorf("the input is not a ResourceList (kind: ResourceList, with items and functionConfig), as kpt and kustomize send; to run on plain resource files, give the config first: %s CONFIG [FILE...]", f.Name)
 	}
+	req := &Request{Items: rl.Items, Config: rl.FunctionConfig, ConfigDir: configDir, secrets: secrets}
+	req.knowSecrets(rl.Items)
 	migration, err := codec.Migrate(rl.Items)
 	if err != nil {
-		return Outcome{}, secretsOf(rl.Items).Error(err)
+		return Outcome{}, err
 	}
-	why := ""
 	if configDir == "" {
-		configDir = fnconfig.PackageDir(rl.FunctionConfig)
-		if configDir != "" {
-			why = "the config file's directory in the package (kpt fn render)"
+		req.ConfigDir = fnconfig.PackageDir(rl.FunctionConfig)
+		if req.ConfigDir != "" {
+			req.ConfigDirWhy = "the config file's directory in the package (kpt fn render)"
 		}
 	}
-	req := &Request{Items: rl.Items, Config: rl.FunctionConfig, ConfigDir: configDir, ConfigDirWhy: why}
 	kpt := sentByKpt(rl.Items, rl.FunctionConfig)
 	outcome := f.Process(req)
 	outcome.ShownByClient = kpt
@@ -281,22 +289,22 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 		// failing run pays for the second parse.
 		orig, err := codec.Read(raw)
 		if err != nil {
-			return outcome, req.secrets.Error(err)
+			return outcome, err
 		}
 		rl.Items = orig.Items
 	} else {
 		rl.Items = req.Items
 		if err := migration.Reconcile(rl.Items); err != nil {
-			return outcome, req.secrets.Error(err)
+			return outcome, err
 		}
 	}
 	if len(outcome.Results) > 0 {
 		if rl.Results, err = resultsNode(outcome.Results); err != nil {
-			return outcome, req.secrets.Error(err)
+			return outcome, err
 		}
 	}
 	if err := codec.Write(out, rl); err != nil {
-		return outcome, req.secrets.Error(fmt.Errorf("writing ResourceList: %w", err))
+		return outcome, fmt.Errorf("writing ResourceList: %w", err)
 	}
 	return outcome, nil
 }

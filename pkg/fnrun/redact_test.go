@@ -168,11 +168,13 @@ func TestRedactAfterTheRun(t *testing.T) {
 }
 
 func TestRedactErrorKeepsNil(t *testing.T) {
-	if secretsOf(nil).Error(nil) != nil {
+	var r Request
+	r.knowSecrets(nil)
+	if r.secrets.Error(nil) != nil {
 		t.Error("nil error became non-nil")
 	}
 	e := errors.New("x")
-	if secretsOf(nil).Error(e) != e {
+	if r.secrets.Error(e) != e {
 		t.Error("an error without secrets changed")
 	}
 }
@@ -194,5 +196,53 @@ func TestRedactShortValues(t *testing.T) {
 	want := "warning: patches[1]: v1 ConfigMap cm: data.abc: 1 resource is on; <redacted>\n"
 	if stderr.String() != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+	}
+}
+
+// TestKnowSecretsAsReadersRead: a Secret's values are registered as a YAML
+// reader reads them: through aliases, << keys, repeated keys, an aliased
+// kind, and inside Lists (issue 28, item 3).
+func TestKnowSecretsAsReadersRead(t *testing.T) {
+	for name, doc := range map[string]string{
+		"alias":            "kind: Secret\nmetadata: {name: db, annotations: {a: &pw planted-value}}\nstringData: {password: *pw}\n",
+		"alias in data":    "kind: Secret\nx: &d cGxhbnRlZC12YWx1ZQ==\ndata: {password: *d}\n",
+		"inherited":        "kind: Secret\nbase: &b {password: planted-value}\nstringData: {<<: *b}\n",
+		"inherited field":  "kind: Secret\nbase: &b {stringData: {password: planted-value}}\n<<: *b\n",
+		"inherited list":   "kind: Secret\na: &a {x: 1}\nb: &b {stringData: {password: planted-value}}\n<<: [*a, *b]\n",
+		"aliased kind":     "metadata: {labels: {k: &k Secret}}\nkind: *k\nstringData: {password: planted-value}\n",
+		"repeated key":     "kind: Secret\nstringData: {password: x}\nstringData: {password: planted-value}\n",
+		"in a SecretList":  "kind: SecretList\nitems:\n- kind: Secret\n  stringData: {password: planted-value}\n",
+		"in a nested List": "kind: List\nitems:\n- kind: List\n  items:\n  - kind: Secret\n    data: {password: cGxhbnRlZC12YWx1ZQ==}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			var r Request
+			r.knowSecrets([]*yaml.RNode{yaml.MustParse(doc)})
+			if got := r.secrets.String("ns planted-value/db"); got != "ns <redacted>/db" {
+				t.Errorf("got %q", got)
+			}
+		})
+	}
+}
+
+// TestStderrRedactedAsRead: standalone, the Secrets of the files read so
+// far redact the error of a later file (here a syntax error whose line's
+// key is a value of the first file's Secret).
+func TestStderrRedactedAsRead(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"config.yaml": "apiVersion: fn.patchwork.dev/v1alpha1\nkind: Test\nmetadata:\n  name: t\n",
+		"a.yaml":      "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n  password: " + plantString + "\n",
+		"b.yaml":      "apiVersion: v1\nkind: ConfigMap\n" + plantString + ": x: y\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	f := testFunction(func(*Request) error { return nil })
+	code := Command(f, []string{filepath.Join(dir, "config.yaml"), filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml")}, nil, &stdout, &stderr)
+	if code != 2 || strings.Contains(stderr.String(), plantString) || !strings.Contains(stderr.String(), "line 3: \"<redacted>: …\"") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr.String())
 	}
 }

@@ -63,13 +63,16 @@ func knowLiterals(req *fnrun.Request, n *yaml.Node) {
 	}
 }
 
-// knowLiteral registers a literal: the whole text and, after its first
-// "=", the value, quotes and all and without them.
+// knowLiteral registers a literal: after its first "=", the value, quotes
+// and all and without them; without "=", the whole text. The key is no
+// secret (messages name it), and every piece of a value is (see package
+// redact), so a literal quoted whole reads "key=<redacted>".
 func knowLiteral(req *fnrun.Request, s string) {
-	req.Secret(s)
 	if _, v, ok := strings.Cut(s, "="); ok {
 		req.Secret(v, strings.Trim(v, `"'`))
+		return
 	}
+	req.Secret(s)
 }
 
 // values are the values of a map, the elements of a list, or nothing.

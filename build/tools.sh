@@ -35,7 +35,7 @@ kustomize() {
 }
 
 actionlint() {
-  if [ -x "$tools/actionlint" ] && [ "$("$tools/actionlint" --version | head -1)" = "$ACTIONLINT_VERSION" ]; then
+  if [ -x "$tools/actionlint" ] && [ "$("$tools/actionlint" --version | sed -n 1p)" = "$ACTIONLINT_VERSION" ]; then
     return 0
   fi
   echo "tools: building actionlint $ACTIONLINT_VERSION into bin/tools/ (Go module proxy)"

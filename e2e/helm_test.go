@@ -224,6 +224,44 @@ func TestHelmDocs(t *testing.T) {
 		}
 	})
 
+	t.Run("helm3-hooks", func(t *testing.T) {
+		// Helm 3 hands the post-renderer no hooks: the page's config fails
+		// there (onNoMatch: error); Helm 4 and the function standalone on
+		// helm template's output patch the hook.
+		sh := newDocShell(t)
+		sh.withTool(t, "helm", helmBin(t, 3))
+		r := sh.run(t, docBlock(t, "docs/integrations.md", "helm3-hook"))
+		wantErr := strings.ReplaceAll(docBlock(t, "docs/integrations.md", "helm3-hook-output"), "/home/me/patchwork", sh.dir)
+		if r.code != 1 || r.stdout != "" || r.stderr != wantErr {
+			t.Errorf("Helm 3 and a patch for a hook: want exit 1 and the page's error\n%s\n--- want stderr\n%s", r, wantErr)
+		}
+		out := sh.mustRun(t, docBlock(t, "docs/integrations.md", "helm-hook-standalone")).stdout
+		if !strings.Contains(out, "backoffLimit: 1") || !strings.Contains(out, "helm.sh/hook: pre-install") {
+			t.Errorf("the function standalone on helm template's output did not patch the hook:\n%s", out)
+		}
+		h4 := newDocShell(t)
+		h4.withTool(t, "helm", helmBin(t, 4))
+		out = h4.mustRun(t, "make helm-plugins >/dev/null\nhelm plugin install bin/helm-plugins/multi-patch >/dev/null\n"+
+			"helm template shop docs/integrations/helm/hook-chart --post-renderer multi-patch --post-renderer-args docs/integrations/helm/multi-patch-hooks.yaml\n").stdout
+		if !strings.Contains(out, "backoffLimit: 1") {
+			t.Errorf("Helm 4 did not post-render the hook:\n%s", out)
+		}
+	})
+
+	t.Run("side-by-side", func(t *testing.T) {
+		// Both Helms in one shell, HELM_PLUGINS exported as a Helm 3 user
+		// has it: the page's way keeps each working.
+		sh := newDocShell(t)
+		sh.withTool(t, "helm", helmBin(t, 4))
+		sh.withTool(t, "helm3", helmBin(t, 3))
+		sh.env = append(sh.env, "HELM_PLUGINS="+filepath.Join(sh.home, "helm-plugins"))
+		sh.mustRun(t, "make helm-plugins >/dev/null\n")
+		r := sh.mustRun(t, docBlock(t, "docs/integrations.md", "helm-side-by-side"))
+		if strings.Contains(r.stderr, "failed to load plugins") || strings.Count(r.stdout, "team: storefront") != 2 {
+			t.Errorf("want both renders patched and no plugin errors:\n%s", r)
+		}
+	})
+
 	t.Run("helm4-archive", func(t *testing.T) {
 		if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 			t.Skipf("the page installs the linux/amd64 archive; this machine is %s/%s", runtime.GOOS, runtime.GOARCH)

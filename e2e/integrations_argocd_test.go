@@ -372,3 +372,32 @@ func ran(marker string) bool {
 	_, err := os.Stat(marker)
 	return err == nil
 }
+
+// TestArgoCDLocal runs the page's ways to try the example applications on
+// a developer's machine, with the binaries `make build` made: the
+// kustomize application through a copy naming them, the kpt application
+// with them on PATH. The functions must have run, and the applications'
+// files stay as they are.
+func TestArgoCDLocal(t *testing.T) {
+	for _, fn := range helmFunctions {
+		requireFunction(t, fn)
+	}
+	kpt(t)
+	sh := newDocShell(t)
+	sh.withTool(t, "kustomize", kustomize(t))
+	out := sh.mustRun(t, docBlock(t, "docs/integrations.md", "argocd-kustomize-local")).stdout
+	for _, effect := range []string{"name: log-shipper", "storefront-settings-", `"cache": {"enabled": true}`} {
+		if !strings.Contains(out, effect) {
+			t.Errorf("the local kustomize build lacks %q: did the functions run?\n%s", effect, out)
+		}
+	}
+	out = sh.mustRun(t, docBlock(t, "docs/integrations.md", "argocd-kpt-local")).stdout
+	if !strings.Contains(out, "opensearch.search.svc") || !strings.Contains(out, "runAsNonRoot: true") {
+		t.Errorf("the local kpt render: the functions did not run:\n%s", out)
+	}
+	for _, app := range []string{"kustomize-app", "kpt-app"} {
+		if d := diffTrees(t, filepath.Join(sh.dir, argoDir, app), filepath.Join(env.root, argoDir, app), filepath.Join(sh.dir, argoDir, app)); d != "" {
+			t.Errorf("trying %s changed its files:\n%s", app, d)
+		}
+	}
+}

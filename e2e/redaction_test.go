@@ -88,7 +88,7 @@ func TestSyntaxErrorShowsNoSecretLine(t *testing.T) {
 		"plain value going on":    {secretHead + "  password: first words\n    correct horse: battery staple\n", "line 7: a ': '"},
 		"quoted value going on":   {secretHead + "  password: \"first words\n    correct horse \\q battery staple\"\n", "line 7: yaml: found unknown escape"},
 		"quoted value unclosed":   {secretHead + "  password: \"first words\n    correct horse: battery staple\n", "line 7: a quoted value that is never closed"},
-		"value in a flow map":     {secretHead + "  x: {a: 1,\n    correct horse: battery staple: x}\n", "line 7: "},
+		"value in a flow map":     {secretHead + "  x: {a: 1,\n    correct horse: battery staple: x}\n", `line 6: "  x: …"`}, // told where the {map} opened (issue 30)
 		"key after a plain value": {secretHead + "  password: first words\n token: correct horse battery\n", `line 7: " token: …"`},
 	} {
 		t.Run(name, func(t *testing.T) {

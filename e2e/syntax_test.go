@@ -64,3 +64,31 @@ patches:
 		t.Errorf("want the render to fail with %q\n%s", want, r)
 	}
 }
+
+// TestSyntaxErrorFlowBracket: a kustomize field path's [ in a {map}
+// written on one line is told on that line, with the fix, where it was
+// blamed on the config's last line with no hint (issue 30).
+func TestSyntaxErrorFlowBracket(t *testing.T) {
+	bin := requireFunction(t, "structured-replacement")
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "in.yaml"), []byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - {name: http, port: 80}\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(`apiVersion: fn.patchwork.dev/v1alpha1
+kind: StructuredReplacement
+metadata:
+  name: ports
+replacements:
+- source: {kind: Service, name: web, fieldPath: spec.ports.[name=http].port}
+  targets:
+  - select: {kind: Service}
+    fieldPaths:
+    - spec.ports.0.targetPort
+- sourceValue: "8080"
+  targets:
+  - select: {kind: Service}
+`), 0o644))
+	r := run(t, dir, nil, nil, bin, "config.yaml", "in.yaml")
+	want := `config.yaml, line 6: "- source: …": a [ or { inside a value of a {map} or [list] written on one line starts another there: quote the value, as in {fieldPath: "spec.ports.[name=http].port"}`
+	if r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("want exit 2 and line 6 with the fix\n%s", r)
+	}
+}

@@ -19,3 +19,15 @@ func ExampleNearest() {
 	// imagePolicy: "imagePullPolicy"
 	// sidecar: ""
 }
+
+// A pattern that selects nothing, or does not compile, is explained in
+// terms of what the user wrote: the glob or anchor meant, or what RE2
+// accepts.
+func ExampleRegexp() {
+	fmt.Println(suggest.Regexp("(?!istio).*", "to leave containers out, use rejectContainerNames"))
+	meant, why, _ := suggest.Meant("^shop-")
+	fmt.Printf("%s: %s\n", meant, why)
+	// Output:
+	// invalid or unsupported Perl syntax at `(?!` (Go regular expressions are RE2: no lookaround; to leave containers out, use rejectContainerNames)
+	// shop-.*: patterns match the whole value, so ^ and $ are implied
+}

@@ -89,7 +89,61 @@ func Locate(text []byte, err error) (s *Syntax, ok bool) {
 	for steps := 0; k > 0 && steps < 64 && broken(k-1); steps++ { // bounded: each step parses the text
 		k--
 	}
-	return &Syntax{Line: k + 1, Shown: shown(lines, k), Problem: inWords(msg)}, true
+	problem := inWords(msg)
+	if open, ok := flowOpened(lines, k, err.Error()); ok {
+		k = open
+		problem = flowProblem(string(lines[k]), msg, problem)
+	}
+	return &Syntax{Line: k + 1, Shown: shown(lines, k), Problem: problem}, true
+}
+
+// A {map} or [list] written on one line that does not close where it
+// should (a [ inside a plain value, as kustomize's field paths have them:
+// {fieldPath: spec.ports.[name=http].port}) reads, to the search above,
+// like one that more lines may close: it ends early at every prefix, and
+// the search settles on the last line. yaml.v3's own line for it is the
+// line the collection opened on (counted from 0 for this error, or the
+// line after it when the collection opens on the first line; none when
+// the problem is on the first line too).
+var flowLine = regexp.MustCompile(`yaml: (?:line (\d+): )?did not find expected ',' or `)
+
+// flowOpened is the index of the line, at or before k, where the flow
+// collection yaml.v3's message (raw) names opened; ok is false for any
+// other message, or when neither line yaml.v3 may mean opens one.
+func flowOpened(lines [][]byte, k int, raw string) (int, bool) {
+	m := flowLine.FindStringSubmatch(raw)
+	if m == nil {
+		return 0, false
+	}
+	n := 0
+	if m[1] != "" {
+		var err error
+		if n, err = strconv.Atoi(m[1]); err != nil {
+			return 0, false
+		}
+	}
+	for _, i := range []int{n, n - 1} { // the line counted from 0, then from 1
+		if i >= 0 && i <= k && bytes.ContainsAny(lines[i], "[{") {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// inValue finds a [ or { right after a character of a plain value: the
+// start of a collection where the value was meant to go on.
+var inValue = regexp.MustCompile(`[^\s\[\]{},:'"][\[{]`)
+
+// flowProblem says what is wrong with a line that opens a flow collection
+// that does not close: a [ or { in a value, which must then be quoted, or
+// else problem, the message's own words.
+func flowProblem(line, msg, problem string) string {
+	open := strings.IndexAny(line, "[{")
+	if !inValue.MatchString(line[open+1:]) {
+		return problem
+	}
+	return fmt.Sprintf("a [ or { inside a value of a {map} or [list] written on one line starts another there: "+
+		"quote the value, as in {fieldPath: \"spec.ports.[name=http].port\"} (yaml: %s)", msg)
 }
 
 // shown is line k of the text as a message may show it: elided to its

@@ -19,7 +19,13 @@ func TestLocate(t *testing.T) {
 		{"tab indentation", "a:\n  b: 1\n\tc: 2\n", 3, "tab in the indentation"},
 		{"misindented list entry", "a:\n  - x\n  - y\n - z\n", 4, "matches no"},
 		{"unclosed quote", "a: \"abc\nb: 1\n\n", 2, "never closed"},
-		{"unclosed flow", "a: [1, 2\nb: 1\n", 2, "not closed"},
+		// the line the collection opened on, where it needs closing
+		{"unclosed flow", "a: [1, 2\nb: 1\n", 1, "not closed"},
+		{"unclosed flow, later", "a: 1\nb: {c: 1\nd: 1\ne: 2\n", 2, "not closed"},
+		// issue 30: a field path's [ in a flow map was blamed on the last line
+		{"bracket in a flow value", "a:\n- b: 1\n- select: {kind: Service, fieldPath: spec.ports.[name=http].port}\n  c: 1\n- d:\n    e: 1\n",
+			3, `quote the value, as in {fieldPath: "spec.ports.[name=http].port"}`},
+		{"bracket in a flow value, first line", "a: {b: x.[c=d].e}\nf: 1\n", 1, "quote the value"},
 		{"at sign", "a:\n  b: @x\n", 2, "quote it"},
 		{"entry among keys", "a:\n  b: 1\n  - c\n", 3, ""},
 		{"second document", "a: 1\n---\nb: 1\n  c: 2\n", 4, ""},
@@ -98,7 +104,8 @@ func TestShownNeverAValue(t *testing.T) {
 		{"plain value going on, as a list entry", head + "  password: first words\n    - correcthorse: battery\n", ""},
 		{"quoted value going on, bad escape", head + "  password: \"first words\n    correcthorse \\q battery\"\n", ""},
 		{"quoted value never closed", head + "  password: \"first words\n    correcthorse: battery\n", ""},
-		{"inside a flow map", head + "  x: {a: 1,\n    correcthorse: battery: x}\n", ""},
+		// told at the line the map opened on (issue 30), shown to its key
+		{"inside a flow map", head + "  x: {a: 1,\n    correcthorse: battery: x}\n", "  x: …"},
 		{"a quoted list entry", "a:\n- \"correct horse: battery\" x\n", "- …"},
 		{"a key after a plain value", head + "  password: first words\n token: x\n", " token: …"},
 		{"a key after a block value", head + "  password: |\n    first words\n   token: x\n", "   token: …"},

@@ -8,14 +8,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/locate"
+	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/plan"
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	yaml "go.yaml.in/yaml/v3"
 )
 
 // FuzzEdit builds a random document (as FuzzSetGenerated does), picks up
-// to five changes of it — values set, keys created, keys deleted, JSON text
-// written — and applies them in one batch. The batch must give exactly the
+// to five changes of it — values set, keys created, keys and list elements
+// deleted, JSON text written — and applies them in one batch. The batch must give exactly the
 // text that applying the changes one by one gives; it may refuse changes
 // that overlap, and nothing else that one by one can do.
 func FuzzEdit(f *testing.F) {
@@ -49,7 +50,7 @@ func FuzzEdit(f *testing.F) {
 			path = locate.JoinPath(prefix, path)
 			v := fmt.Sprintf("%s %d", value, i)
 			switch op := (ops >> (3 + 2*i)) & 3; {
-			case op == 1 && path[len(path)-1].Kind == fieldpath.Field:
+			case op == 1:
 				changes = append(changes, Change{Path: path, Delete: true})
 			case op == 2 && target.Kind == yaml.MappingNode:
 				key := fmt.Sprintf("zz-new-%d", r.Intn(3))
@@ -96,14 +97,15 @@ func FuzzEditText(f *testing.F) {
 	})
 }
 
-// checkBatch applies changes in one batch and one by one, and compares:
+// checkBatch applies changes in one batch and one by one (in the order
+// that keeps paths where they were, plan.OneByOne), and compares:
 // the batch fails only where one by one fails, where the changes overlap,
 // or where a change needs what another creates; when it succeeds, so does
 // one by one, with the same document.
 func checkBatch(t *testing.T, text string, changes []Change) {
 	got, err := Edit(text, Options{}, changes...)
 	want, wantErr := text, error(nil)
-	for _, c := range changes {
+	for _, c := range oneByOne(changes) {
 		if want, wantErr = Edit(want, Options{}, c); wantErr != nil {
 			break
 		}
@@ -149,6 +151,19 @@ func checkBatch(t *testing.T, text string, changes []Change) {
 		}
 		t.Fatalf("the batch differs from one by one\nchanges: %s\ntext:\n%q\nbatch:\n%q\none by one:\n%q", describeChanges(changes), text, got, want)
 	}
+}
+
+// oneByOne is plan.OneByOne for Changes.
+func oneByOne(changes []Change) []Change {
+	pc := make([]plan.Change, len(changes))
+	for i, c := range changes {
+		pc[i] = plan.Change{Path: c.Path, Set: c.Set, Text: c.Text, Delete: c.Delete, Create: c.Create}
+	}
+	out := make([]Change, len(pc))
+	for i, c := range plan.OneByOne(pc) {
+		out[i] = Change{Path: c.Path, Set: c.Set, Text: c.Text, Delete: c.Delete, Create: c.Create}
+	}
+	return out
 }
 
 // canonical is a document as yaml.v3 writes it back, documents in strings

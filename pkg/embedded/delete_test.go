@@ -53,11 +53,69 @@ func TestDelete(t *testing.T) {
 	}
 }
 
+// TestDeleteElements deletes list elements: each takes its own lines and
+// comments (the head above its dash, the foot of settings commented out
+// below it) and leaves every other element's where they are (issue 29:
+// an element's head comment indented like its keys went with the element
+// above it).
+func TestDeleteElements(t *testing.T) {
+	for _, tc := range []struct {
+		text, want string
+		paths      []string
+	}{
+		// Head comments indented like the elements' keys.
+		{"jobs:\n- name: a\n  x: 1\n\n  # about b\n- name: b\n\n  # about c\n- name: c\n",
+			"jobs:\n- name: a\n  x: 1\n\n  # about c\n- name: c\n", []string{"jobs.1"}},
+		{"jobs:\n- name: a\n  x: 1\n\n  # about b\n- name: b\n\n  # about c\n- name: c\n",
+			"jobs:\n  # about b\n- name: b\n\n  # about c\n- name: c\n", []string{"jobs.0"}},
+		// Head comments at the dash; the last element takes the blank
+		// lines before it.
+		{"jobs:\n  # about a\n  - a\n\n  # about b\n  - b\n\nnext: 1\n", "jobs:\n  # about a\n  - a\n\nnext: 1\n", []string{"jobs.1"}},
+		{"jobs:\n  # about a\n  - a\n\n  # about b\n  - b\n  # about c\n  - c\n", "jobs:\n  # about b\n  - b\n  # about c\n  - c\n", []string{"jobs.0"}},
+		// A setting commented out below an element is its foot.
+		{"l:\n  - tls:\n      ca: x\n      # insecure: true\n  - b\n", "l:\n  - b\n", []string{"l.0"}},
+		{"l:\n  - b\n  - tls:\n      ca: x\n      # insecure: true\nn: 1\n", "l:\n  - b\nn: 1\n", []string{"l.1"}},
+		// A paragraph no element owns stays.
+		{"l:\n  - a\n\n  # about the list\n\n  # about b\n  - b\n  - c\n", "l:\n  - a\n\n  # about the list\n\n  - c\n", []string{"l.1"}},
+		// Several at once, the last ones too.
+		{"l:\n  - a\n\n  # b\n  - b\n\n  # c\n  - c\n\n  # d\n  - d\n", "l:\n  - a\n\n  # c\n  - c\n", []string{"l.3", "l.1"}},
+		{"l:\n  - a\n\n  # b\n  - b\n\n  # c\n  - c\nm: 1\n", "l:\n  - a\nm: 1\n", []string{"l.1", "l.2"}},
+		{"l:\n  - a\n  - b\n", "l: []\n", []string{"l.0", "l.1"}},
+		{"l:\n- a\n", "l: []\n", []string{"l.0"}},
+		// Flow lists and JSON.
+		{"l: [a, b, c]  # c\n", "l: [a, c]  # c\n", []string{"l.1"}},
+		{"l: [a, # why a\n  b]\n", "l: [ # why a\n  b]\n", []string{"l.0"}},
+		{"l: [a]\n", "l: []\n", []string{"l.0"}},
+		{`{"l": [1, 2, 3]}`, `{"l": [1, 3]}`, []string{"l.1"}},
+		{"{\n  \"l\": [\n    1,\n    2\n  ]\n}", "{\n  \"l\": [\n    1\n  ]\n}", []string{"l.1"}},
+		{`[1, 2]`, `[2]`, []string{"0"}},
+		// Elements laid out otherwise.
+		{"- - a\n  - b\n- c\n", "- - b\n- c\n", []string{"0.0"}},
+		{"- - a\n  - b\n- c\n", "- c\n", []string{"0"}},
+		{"l:\n- \n# b\n- b\n", "l:\n# b\n- b\n", []string{"l.0"}},
+		{"l:\n  -\n    x: 1\n  - b\n", "l:\n  - b\n", []string{"l.0"}},
+		{"l:\n  - &a x\n  - *a\n  - c\n", "l:\n  - &a x\n  - *a\n", []string{"l.2"}},
+		{"l:\r\n  - a\r\n\r\n  - b\r\n", "l:\r\n  - a\r\n", []string{"l.1"}},
+		{"- a\n- b", "- a\n", []string{"1"}},
+	} {
+		var changes []Change
+		for _, p := range tc.paths {
+			changes = append(changes, Change{Path: fieldpath.MustParse(p), Delete: true})
+		}
+		got, err := Edit(tc.text, Options{}, changes...)
+		if err != nil || got != tc.want {
+			t.Errorf("delete %v from %q = %q, %v; want %q", tc.paths, tc.text, got, err, tc.want)
+		}
+	}
+}
+
 func TestDeleteErrors(t *testing.T) {
 	for _, tc := range []struct{ text, path, msg string }{
 		{`{"a": 1}`, "b", `no key "b"`},
-		{`{"a": [1]}`, "a.0", "not a map"},
+		{`{"a": [1]}`, "a.1", "no element 1 in the JSON array"},
 		{`{"a": 1}`, "[x=y]", "does not name one"},
+		{"l: &x\n  - 1\nc: *x\n", "l.0", "cannot empty a list that has an anchor"},
+		{"- - a\n  # about b\n  - b\n", "0.0", "shares its line"},
 		{"a: &x\n  b: 1\nc: *x\n", "a.b", "anchor"},
 	} {
 		_, err := Delete(tc.text, fieldpath.MustParse(tc.path), Options{})

@@ -11,12 +11,15 @@
 //
 // New values are encoded for their host: JSON escaping, YAML quoting only
 // where needed (keeping the quote style that was there when it can hold the
-// new text), and a number or boolean keeps its type when the new text reads
-// as one. Created keys and elements follow the layout around them.
+// new text; a new key or string quoted as the document quotes every key or
+// string, when it does), and a number or boolean keeps its type when the
+// new text reads as one. Created keys and elements follow the layout
+// around them.
 //
 // Set writes values a Setter computes; SetText writes JSON text as it is
-// given (a caller's own spelling and types); Delete removes map keys, with
-// their separator or their lines and head comment; Get and GetText read
+// given (a caller's own spelling and types); Delete removes map keys and
+// list elements, with their separator or their lines and the comments
+// they own; Get and GetText read
 // values and their source text; Check tells whether a text is one this
 // package can edit. Edit applies many such changes at once: one parse and
 // one verification for the lot, which is what a merge touching hundreds of

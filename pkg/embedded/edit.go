@@ -20,7 +20,8 @@ type Change struct {
 	// Text, when Set is nil and Delete is false, is the JSON text to
 	// write, as for SetText.
 	Text string
-	// Delete removes the map key Path names, as Delete does.
+	// Delete removes the map key, or the list element, Path names, as
+	// Delete does.
 	Delete bool
 	// Create adds what is missing on the way, as Options.Create does
 	// (which, when set, applies to every change).
@@ -33,9 +34,10 @@ type Change struct {
 // thousand values costs one parse, not a thousand.
 //
 // Every path is resolved in the text as given, so a change cannot reach
-// what another creates, and changes must touch different places: none may
-// write or delete at, or inside, a value another writes or deletes, and a
-// key or element may be created once. Edit refuses changes that overlap.
+// what another creates, an element deleted does not move the ones after it
+// for the changes that name them, and changes must touch different places:
+// none may write or delete at, or inside, a value another writes or
+// deletes, and a key or element may be created once. Edit refuses changes that overlap.
 // Otherwise the result is the document applying the changes one by one, in
 // order, gives, byte for byte as a rule; new entries and values copy the
 // layout and quoting of the text as given, where one change after another
@@ -52,7 +54,8 @@ func Edit(text string, opts Options, changes ...Change) (string, error) {
 
 // edit is Edit: in one pass, or, for the rare layouts one pass cannot
 // write (a YAML block map losing its last entry along with others), one
-// change after another.
+// change after another, in the order that keeps every path where it was
+// in the text as given (OneByOne).
 func edit(text string, opts Options, changes []plan.Change) (string, error) {
 	out, err := editBatch(text, opts, changes)
 	if !errors.Is(err, errOneByOne) {
@@ -61,7 +64,7 @@ func edit(text string, opts Options, changes []plan.Change) (string, error) {
 	if len(changes) == 1 {
 		return "", &Error{Msg: "cannot lay out the edit; please report this" + opts.whereSuffix()}
 	}
-	for _, c := range changes {
+	for _, c := range plan.OneByOne(changes) {
 		if text, err = edit(text, opts, []plan.Change{c}); err != nil {
 			return "", err
 		}

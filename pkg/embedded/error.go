@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/locate"
@@ -20,11 +21,29 @@ import (
 //     likely typo), unless the text is secret; or "";
 //   - NamedJSON is set when the text is valid YAML but not the JSON the
 //     name of the key holding it (….json) says it is (Options.Format
-//     overrides that).
+//     overrides that);
+//   - GivenJSON is set when the text is valid YAML but not JSON, the
+//     format Options.Format gave.
 //
 // Every layer of an edit reports its failures in this one type, which
 // lives with the lowest of them (locating).
 type Error = locate.Error
+
+// FormatHint says what to do about err when the text is YAML, not the JSON
+// its key's name (….json) or the format given says it is: field names the
+// caller's setting of the format ("format", "options.format"). "" for any
+// other error.
+func FormatHint(err error, field string) string {
+	var e *Error
+	switch {
+	case !errors.As(err, &e):
+	case e.NamedJSON:
+		return fmt.Sprintf(" (the key's name ends in .json, so the value must be JSON; if it is YAML, set %s: yaml)", field)
+	case e.GivenJSON:
+		return fmt.Sprintf(" (the text is YAML, not JSON: set %s: yaml, or leave %s out and the text decides)", field, field)
+	}
+	return ""
+}
 
 // whereName names the text in messages: the string at its place, if known.
 func whereName(where fieldpath.Path) string {

@@ -71,3 +71,35 @@ func ExampleGet() {
 	// Output:
 	// no key "hostname" in the JSON object at line 1, column 12 of data.config\.json (keys: "host")
 }
+
+// A scrape job deleted from a prometheus.yml: the job takes its own
+// comment, and the next job keeps its own, though both are indented like
+// the jobs' keys.
+func ExampleDelete() {
+	prometheusYML := `scrape_configs:
+- job_name: node
+  scheme: https
+
+  # the cluster's pods
+- job_name: pods
+  # role: endpoints
+  kubernetes_sd_configs: [{role: pod}]
+
+  # the ingresses, probed
+- job_name: ingresses
+  metrics_path: /probe
+`
+	out, err := embedded.Delete(prometheusYML, fieldpath.MustParse("scrape_configs.1"), embedded.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(out)
+	// Output:
+	// scrape_configs:
+	// - job_name: node
+	//   scheme: https
+	//
+	//   # the ingresses, probed
+	// - job_name: ingresses
+	//   metrics_path: /probe
+}

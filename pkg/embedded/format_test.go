@@ -72,3 +72,24 @@ func TestNamedJSONNeitherFormat(t *testing.T) {
 		t.Errorf("err %#v", err)
 	}
 }
+
+// YAML where the caller gave format JSON (issue 30): GivenJSON is set, and
+// FormatHint says the text is YAML in the caller's words; the name's hint
+// stays the name's.
+func TestGivenJSON(t *testing.T) {
+	_, err := Get("a: 1\n", fieldpath.MustParse("a"), Options{Where: fieldpath.MustParse(`data.app\.yaml`), Format: JSON})
+	if e, ok := err.(*Error); !ok || !e.GivenJSON || e.NamedJSON {
+		t.Fatalf("err %#v", err)
+	}
+	if got, want := FormatHint(err, "format"), " (the text is YAML, not JSON: set format: yaml, or leave format out and the text decides)"; got != want {
+		t.Errorf("FormatHint: %q, want %q", got, want)
+	}
+	_, err = Get("a: 1\n", fieldpath.MustParse("a"), Options{Where: fieldpath.MustParse(`data.c\.json`)})
+	if got, want := FormatHint(err, "options.format"), " (the key's name ends in .json, so the value must be JSON; if it is YAML, set options.format: yaml)"; got != want {
+		t.Errorf("FormatHint: %q, want %q", got, want)
+	}
+	_, err = Get("{\"a\": [1,\n", fieldpath.MustParse("a"), Options{Where: fieldpath.MustParse(`data.c`), Format: JSON})
+	if got := FormatHint(err, "format"); got != "" {
+		t.Errorf("neither format: %q", got)
+	}
+}

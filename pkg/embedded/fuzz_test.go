@@ -298,7 +298,7 @@ func checkDelete(t *testing.T, text string, path fieldpath.Path) {
 	if _, err := parse(got, nil); err != nil {
 		t.Fatalf("the result of Delete does not parse: %v\nbefore: %q\nafter:  %q", err, text, got)
 	}
-	if !path.HasWildcard() && !matcherAffected(path) {
+	if !path.HasWildcard() && !matcherAffected(path) && !deletesElement(text, path) {
 		if _, err := Get(got, path, Options{}); err == nil {
 			t.Fatalf("the key is still there after Delete\nbefore: %q\nafter:  %q", text, got)
 		}
@@ -315,8 +315,19 @@ func checkDelete(t *testing.T, text string, path fieldpath.Path) {
 	}
 }
 
+// deletesElement reports whether path names an element of a list of
+// text: the elements after it move up, so the path still leads somewhere.
+func deletesElement(text string, path fieldpath.Path) bool {
+	if path[len(path)-1].Kind != fieldpath.Index {
+		return false
+	}
+	list, err := Get(text, path[:len(path)-1], Options{})
+	return err == nil && len(list) == 1 && list[0].Kind == yaml.SequenceNode
+}
+
 // modelDelete is the reference semantics of Delete on decoded JSON, for
-// paths of plain keys and indexes.
+// paths of plain keys and indexes (a list element deleted, those after it
+// move up).
 func modelDelete(v any, path fieldpath.Path) (any, bool) {
 	seg := path[0]
 	if seg.Kind != fieldpath.Field && seg.Kind != fieldpath.Index {
@@ -340,8 +351,11 @@ func modelDelete(v any, path fieldpath.Path) (any, bool) {
 		out[seg.Key] = nv
 		return out, ok
 	case []any:
-		if seg.Kind != fieldpath.Index || seg.Index >= len(x) || len(path) == 1 {
+		if seg.Kind != fieldpath.Index || seg.Index >= len(x) {
 			return nil, false
+		}
+		if len(path) == 1 {
+			return append(append([]any{}, x[:seg.Index]...), x[seg.Index+1:]...), true
 		}
 		out := append([]any(nil), x...)
 		nv, ok := modelDelete(x[seg.Index], path[1:])

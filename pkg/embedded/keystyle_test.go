@@ -31,3 +31,35 @@ func TestNewKeysFollowKeyQuoting(t *testing.T) {
 		}
 	}
 }
+
+// New strings follow the document's quoting when every string is quoted
+// the same way, as jsonnet writes YAML; a string given quoted keeps its
+// quotes under GivenStyle; otherwise they are plain where they can be
+// (issue 29: "group_wait": 1m in an Alertmanager config quoting every
+// string).
+func TestNewStringsFollowQuoting(t *testing.T) {
+	for _, c := range []struct {
+		text, path, value string
+		given             bool
+		want              string
+	}{
+		{"\"route\":\n  \"receiver\": \"team\"\n  \"repeat\": 4\n", "route.group_wait", "1m", true, "\"route\":\n  \"receiver\": \"team\"\n  \"repeat\": 4\n  \"group_wait\": \"1m\"\n"},
+		{"\"route\":\n  \"receiver\": \"team\"\n", "route.group_wait", "1m", false, "\"route\":\n  \"receiver\": \"team\"\n  \"group_wait\": \"1m\"\n"},
+		{"\"l\":\n- \"a\"\n", "l.1", "b", true, "\"l\":\n- \"a\"\n- \"b\"\n"},
+		{"\"l\": [\"a\"]\n", "l.1", "b", true, "\"l\": [\"a\", \"b\"]\n"},
+		{"a: 'x'\nb: |\n  text\n", "c", "y", true, "a: 'x'\nb: |\n  text\nc: 'y'\n"},
+		{"a: 'x'\n", "c", "it's", true, "a: 'x'\nc: 'it''s'\n"},
+		{"a: \"x\"\n", "c", "'y'", true, "a: \"x\"\nc: 'y'\n"},
+		// mixed, or plain: new strings are plain where they can be
+		{"a: \"x\"\nb: y\n", "c", "z", true, "a: \"x\"\nb: y\nc: z\n"},
+		{"a: \"x\"\nb: 'y'\n", "c", "z", true, "a: \"x\"\nb: 'y'\nc: z\n"},
+		{"a: 1\n", "c", "z", true, "a: 1\nc: z\n"},
+	} {
+		v := given(t, c.value)
+		set := func(*yaml.Node) (*yaml.Node, error) { return v, nil }
+		got, err := Set(c.text, fieldpath.MustParse(c.path), Options{Create: true, GivenStyle: c.given}, set)
+		if err != nil || got != c.want {
+			t.Errorf("%q + %s = %s:\n got  %q, %v\n want %q", c.text, c.path, c.value, got, err, c.want)
+		}
+	}
+}

@@ -27,8 +27,10 @@ type Options struct {
 	// GivenStyle writes YAML values in the style of the nodes given where
 	// the document allows it: a map or list in flow style stays flow
 	// ([a, b], {b: 1}) in a block document, and a string keeps its
-	// quoting (plain, 'single', "double"). Without it, values take the
-	// style of what they replace, and new ones the document's.
+	// quoting (plain, 'single', "double"; a new plain string in a
+	// document that quotes every string is quoted as it does). Without
+	// it, values take the style of what they replace, and new ones the
+	// document's.
 	GivenStyle bool
 	// Secret keeps values out of messages: the text is, or is held in, a
 	// Secret's value. Messages then name the place, never what is there.

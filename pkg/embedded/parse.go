@@ -20,12 +20,13 @@ func parseCached(text string, opts Options) (*locate.Document, error) {
 	}
 	d, err := parseFor(text, opts.Where, opts.Secret, f)
 	if err != nil {
-		if e, ok := err.(*Error); ok && f == JSON && opts.Format == 0 {
+		if e, ok := err.(*Error); ok && f == JSON {
 			// JSON that does not parse (not a scalar) but would as YAML:
-			// the name is what makes it an error
+			// the name, or the format given, is what makes it an error
 			_, jerr := span.ParseJSON(text)
 			_, yerr := span.ParseYAML(text)
-			e.NamedJSON = jerr != nil && yerr == nil
+			yamlNotJSON := jerr != nil && yerr == nil
+			e.NamedJSON, e.GivenJSON = yamlNotJSON && opts.Format == 0, yamlNotJSON && opts.Format == JSON
 		}
 		return nil, err
 	}

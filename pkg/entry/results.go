@@ -13,14 +13,21 @@ import (
 // Results makes err an error result, or, when it joins several errors
 // (errors.Join), one result each, so that every problem is reported at
 // once.
-func Results(err error) framework.Results {
+func Results(err error) framework.Results { return ResultsAt("", err) }
+
+// ResultsAt is Results for the config entry named entry ("" for none):
+// each message is named by it. nil when err is.
+func ResultsAt(entry string, err error) framework.Results {
+	if err == nil {
+		return nil
+	}
 	multi, ok := err.(interface{ Unwrap() []error })
 	if !ok {
-		return framework.Results{fnrun.Errorf("", nil, "", "%v", err)}
+		return framework.Results{fnrun.Errorf(entry, nil, "", "%v", err)}
 	}
 	var rs framework.Results
 	for _, e := range multi.Unwrap() {
-		rs = append(rs, fnrun.Errorf("", nil, "", "%v", e))
+		rs = append(rs, ResultsAt(entry, e)...)
 	}
 	return rs
 }

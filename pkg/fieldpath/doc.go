@@ -14,10 +14,14 @@
 // is kustomize's) matched against the whole of the field's value, as if
 // written ^(?:value)$; a field whose value is exactly the text of value
 // matches too, so a value meant literally (`[=a+b]`, `[=*.example.com]`,
-// which does not compile) always selects itself. `[name=app.*]` selects
-// app1 and app2; `[name=app]` selects app alone. Where one is created, the
-// element gets the text of value as written. The expression is compiled
-// once, by Parse (NewMatch for a segment made in code).
+// which does not compile) always selects itself. A value that does not
+// compile and was meant as a pattern (a group or class never closed,
+// lookahead: `[name=(?!istio).*]`) is an error when Parse reads it, with
+// what RE2 accepts (pattern.go). `[name=app.*]` selects app1 and app2;
+// `[name=app]` selects app alone. Where one is created, the element gets
+// the text of value as written. The expression is compiled once, by Parse
+// (NewMatch for a segment made in code). Where a path leads nowhere,
+// hint.go says what it most likely meant, for every walker's message.
 //
 // Differences from kustomize 5.8, all deliberate:
 //   - A matcher's value matches the whole value. kustomize's targets read

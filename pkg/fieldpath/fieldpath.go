@@ -254,6 +254,9 @@ func parseBracket(text string, pos int) (Segment, int, error) {
 		}
 		return Segment{Kind: Field, Key: inner}, end + 1, nil
 	}
+	if problem := patternProblem(value); problem != "" {
+		return Segment{}, 0, &Error{Path: text, Offset: pos, Msg: fmt.Sprintf("%s: its value is not a regular expression: %s", text[pos:end+1], problem)}
+	}
 	return NewMatch(key, value), end + 1, nil
 }
 

@@ -70,6 +70,10 @@ func TestParseErrors(t *testing.T) {
 		{"a.[b]c", "column 3: '[' without a matching ']'"},
 		{"a.[]", "column 3: empty brackets"},
 		{"a.99999999999999999999999", "too large"},
+		// values meant as patterns that Go does not read (issue 30)
+		{"c.[name=shop-(api|worker].image", "column 3: [name=shop-(api|worker]: its value is not a regular expression: missing closing )"},
+		{"c.[name=(?!istio).*].image", "no lookaround; a matcher cannot leave values out: list those to select, [name=app|worker]"},
+		{"c.[name=istio-[a-z]", "missing closing ]"},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)
@@ -231,8 +235,6 @@ func TestMatchesValue(t *testing.T) {
 		{"a+b", "aab", true, true},
 		{"*.example.com", "*.example.com", true, false}, // not an expression: text only
 		{"*.example.com", "a.example.com", false, false},
-		{"a)|(b", "ax", false, false}, // not an expression; never ^(?:a)|(b)$
-		{"a)|(b", "a)|(b", true, false},
 		{"(?i)APP", "app", true, true},
 		{"", "", true, true},
 		{"", "x", false, true},
@@ -250,6 +252,19 @@ func TestMatchesValue(t *testing.T) {
 		if lit.MatchesValue(c.v) != c.ours {
 			t.Errorf("literal [k=%s] on %q differs from the parsed one", c.value, c.v)
 		}
+	}
+}
+
+// TestGroupThatDoesNotCompile: a value written as a pattern that Go does
+// not read (a group never closed) is refused when the path is read; a
+// segment made in code compares it as text, never as ^(?:a)|(b)$.
+func TestGroupThatDoesNotCompile(t *testing.T) {
+	if _, err := Parse("[k=a)|(b]"); err == nil || !strings.Contains(err.Error(), "column 1: [k=a)|(b]: its value is not a regular expression: unexpected )") {
+		t.Errorf("Parse: %v", err)
+	}
+	seg := NewMatch("k", "a)|(b")
+	if seg.MatchesValue("ax") || !seg.MatchesValue("a)|(b") || seg.KustomizeMatchesValue("a)|(b") {
+		t.Errorf("%s: want its own text to match, and nothing else", seg)
 	}
 }
 

@@ -206,3 +206,41 @@ func TestReaches(t *testing.T) {
 		}
 	}
 }
+
+// TestNoMatch: a matcher that selects nothing is told the pattern it meant
+// (a glob, a needless anchor) or the nearest value there, with the values
+// there unless hidden; only a literal value is one to create.
+func TestNoMatch(t *testing.T) {
+	list := []any{om("name", "shop-api"), om("name", "istio-proxy")}
+	for _, c := range []struct {
+		path, want string
+		literal    bool
+	}{
+		{"[name=shop-*]", " (a pattern is a regular expression, not a shell glob: did you mean [name=shop-.*]?)", false},
+		{"[name=^shop-]", " (patterns match the whole value, so ^ and $ are implied: did you mean [name=shop-.*]?)", false},
+		{"[name=*.a.com]", " (a pattern is a regular expression, not a shell glob: did you mean [name=.*.a.com]?)", false},
+		{"[name=shop-ap]", " (did you mean [name=shop-api]? values of name there: shop-api, istio-proxy)", true},
+		{"[name=web-.*]", " (values of name there: shop-api, istio-proxy)", false},
+	} {
+		got, literal := NoMatch[any](goTree{}, list, MustParse(c.path)[0], false)
+		if got != c.want || literal != c.literal {
+			t.Errorf("%s: %q, %v; want %q, %v", c.path, got, literal, c.want, c.literal)
+		}
+	}
+	if got, _ := NoMatch[any](goTree{}, list, MustParse("[name=shop-ap]")[0], true); got != "" {
+		t.Errorf("hidden: %q, want nothing", got)
+	}
+}
+
+// TestDottedKeyHint: a key that holds dots, written unescaped, is told with
+// the path that escapes them.
+func TestDottedKeyHint(t *testing.T) {
+	doc := om("api.json", "{}", "app.yaml", "")
+	want := ` (the key "api.json" contains dots: escape them, data.api\.json.server)`
+	if got := DottedKeyHint[any](goTree{}, doc, MustParse("data.api.json.server"), 1); got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got := DottedKeyHint[any](goTree{}, doc, MustParse("data.api.yaml"), 1); got != "" {
+		t.Errorf("no such key: %q", got)
+	}
+}

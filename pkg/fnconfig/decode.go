@@ -200,10 +200,34 @@ func wrongKind(n *yaml.Node, t reflect.Type, path, msg string, lines *configLine
 		at = "the config"
 	}
 	hint := ""
-	if t.Kind() == reflect.String && n.Kind == yaml.ScalarNode {
+	switch {
+	case t.Kind() == reflect.String && n.Kind == yaml.ScalarNode:
 		hint = "; quote it to make it a string"
+	case t.Kind() == reflect.Slice && n.Kind != yaml.SequenceNode:
+		hint = "; write a list, " + listShape(t.Elem())
 	}
 	return fmt.Sprintf("%s: %s%s%s", at, msg, lines.paren(n), hint)
+}
+
+// listShape says how each entry of a list of elem is written: one
+// "- path: …" per entry for a list of maps (the fields every entry needs),
+// one "- …" for a list of values.
+func listShape(elem reflect.Type) string {
+	elem = pointee(elem)
+	if elem.Kind() != reflect.Struct {
+		return `one "- …" per entry`
+	}
+	var need []string
+	for i := 0; i < elem.NumField(); i++ {
+		name, opts, _ := strings.Cut(elem.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" && !strings.Contains(opts, "omitempty") {
+			need = append(need, name+": …")
+		}
+	}
+	if len(need) == 0 {
+		return "each entry a map"
+	}
+	return fmt.Sprintf(`one "- %s" per entry`, strings.Join(need, ", "))
 }
 
 // unknownInStruct checks a map that decodes into struct t: each key must be
@@ -232,8 +256,36 @@ func unknownField(k *yaml.Node, fields map[string]reflect.Type, path string, lin
 	hint := ""
 	if near := suggest.Nearest(k.Value, sortedKeys(fields)); near != "" {
 		hint = fmt.Sprintf("; did you mean %s?", near)
+	} else if owners := ownersOf(k.Value, fields); len(owners) > 0 {
+		hint = fmt.Sprintf("; %s goes in %s", k.Value, strings.Join(owners, " or "))
 	}
 	return fmt.Sprintf("%sunknown field %q%s%s", at, k.Value, lines.paren(k), hint)
+}
+
+// ownersOf names the fields one level down that have a field key: a
+// field written a level too high (mode: beside patchesPodSpec, where each
+// entry takes it) is "each patchesPodSpec entry"; under a map field,
+// "options".
+func ownersOf(key string, fields map[string]reflect.Type) []string {
+	var owners []string
+	for _, name := range sortedKeys(fields) {
+		t := pointee(fields[name])
+		each := t.Kind() == reflect.Slice
+		if each {
+			t = pointee(t.Elem())
+		}
+		if t.Kind() != reflect.Struct {
+			continue
+		}
+		if _, ok := jsonFields(t)[key]; !ok {
+			continue
+		}
+		if each {
+			name = "each " + name + " entry"
+		}
+		owners = append(owners, name)
+	}
+	return owners
 }
 
 var unmarshaler = reflect.TypeFor[json.Unmarshaler]()

@@ -106,6 +106,37 @@ func TestUnknownFieldSuggestsField(t *testing.T) {
 	}
 }
 
+// A field written a level too high names the entries that take it, and a
+// list written as one value shows the shape of an entry (issue 30).
+func TestFieldAtTheWrongLevel(t *testing.T) {
+	type source struct {
+		Path string `json:"path"`
+	}
+	type entry struct {
+		Patch string `json:"patch,omitempty"`
+		Mode  string `json:"mode,omitempty"`
+	}
+	var into struct {
+		APIVersion string         `json:"apiVersion"`
+		Kind       string         `json:"kind"`
+		Metadata   map[string]any `json:"metadata"`
+		Patches    []entry        `json:"patches"`
+		Schemas    []source       `json:"schemas"`
+		Files      []string       `json:"files"`
+	}
+	cfg := yaml.MustParse("apiVersion: x/v1\nkind: K\nmetadata: {name: n}\nmode: default\nschemas: crds.yaml\nfiles: a.json\npatches: []\n")
+	err := Decode(cfg, &into)
+	for _, want := range []string{
+		`unknown field "mode" (line 4); mode goes in each patches entry`,
+		`schemas: want a list, got a string (line 5); write a list, one "- path: …" per entry`,
+		`files: want a list, got a string (line 6); write a list, one "- …" per entry`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in\n%v", want, err)
+		}
+	}
+}
+
 func mustParse(t *testing.T, s string) *yaml.RNode {
 	t.Helper()
 	n, err := yaml.Parse(s)

@@ -144,7 +144,7 @@ func realPath(dir string) (string, error) {
 // resolved: where it was looked for, when it is not there.
 func (f Files) notResolved(rel, dir, clean string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("file %q: %w %s", rel, unwrapPathError(err), f.lookedFor(dir, clean))
+		return fmt.Errorf("file %q: %w%s %s", rel, unwrapPathError(err), nearFile(dir, clean), f.lookedFor(dir, clean))
 	}
 	return fileError(rel, err)
 }

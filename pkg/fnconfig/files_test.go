@@ -183,3 +183,30 @@ func TestMissingFileSaysWhereItWasLookedFor(t *testing.T) {
 		}
 	})
 }
+
+// A missing file names the one near it (issue 30): a typo in the file's
+// name or in a directory's; never a name outside the config's directory,
+// through a link.
+func TestMissingFileNamesTheNearest(t *testing.T) {
+	base := t.TempDir()
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(base, "schemas"), 0o755)
+	os.WriteFile(filepath.Join(base, "schemas", "pipelines.yaml"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(outside, "secret.yaml"), []byte("x"), 0o644)
+	os.Symlink(outside, filepath.Join(base, "out"))
+	f := Files{Dir: base}
+	for rel, want := range map[string]string{
+		"schemas/pipeline.yaml": "(did you mean schemas/pipelines.yaml?)",
+		"schema/pipelines.yaml": "(did you mean schemas/pipelines.yaml?)",
+		"schemas/other.yaml":    "",
+		"out/secrets.yaml":      "",
+	} {
+		_, err := f.ReadFile(rel)
+		if err == nil {
+			t.Fatalf("%s: read", rel)
+		}
+		if got := err.Error(); want == "" && strings.Contains(got, "did you mean") || !strings.Contains(got, want) {
+			t.Errorf("%s: %v, want %q", rel, err, want)
+		}
+	}
+}

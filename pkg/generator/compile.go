@@ -50,31 +50,41 @@ type valueRule struct {
 	keyed  []schema.ListKeys
 }
 
-// checkMergeValues validates the mergeValues list.
-func checkMergeValues(e entry, behavior string) (valueRules, *framework.Result) {
+// checkMergeValues validates the mergeValues list: the rules of the
+// entries that are right, and an error for each of the others.
+func checkMergeValues(e entry, behavior string) (valueRules, framework.Results) {
 	rules := valueRules{}
+	var errs framework.Results
 	for i, mv := range e.args.MergeValues {
 		where := e.mergeValuesAt(i)
 		if behavior != "merge" {
-			return nil, fnrun.Errorf(where, nil, "", "mergeValues needs behavior: merge (this generator's behavior is %s)", behavior)
+			return nil, framework.Results{fnrun.Errorf(where, nil, "", "mergeValues needs behavior: merge (this generator's behavior is %s)", behavior)}
 		}
-		if mv.Key == "" {
-			return nil, fnrun.Errorf(where, nil, "key", "missing key")
-		}
-		f, err := valuemerge.ParseFormat(mv.Format)
-		if err != nil {
-			return nil, fnrun.Errorf(where, nil, "format", "key %q: %v", mv.Key, err)
-		}
-		if _, dup := rules[mv.Key]; dup {
-			return nil, fnrun.Errorf(where, nil, "key", "key %q is listed twice", mv.Key)
-		}
-		keyed, res := checkMergeKeys(where, mv, f)
+		rule, res := checkMergeValue(where, mv, rules)
 		if res != nil {
-			return nil, res
+			errs = append(errs, res)
+			continue
 		}
-		rules[mv.Key] = valueRule{format: f, keyed: keyed}
+		rules[mv.Key] = rule
 	}
-	return rules, nil
+	return rules, errs
+}
+
+// checkMergeValue checks one mergeValues entry (where) against the rules
+// of those before it.
+func checkMergeValue(where string, mv MergeValue, rules valueRules) (valueRule, *framework.Result) {
+	if mv.Key == "" {
+		return valueRule{}, fnrun.Errorf(where, nil, "key", "missing key")
+	}
+	f, err := valuemerge.ParseFormat(mv.Format)
+	if err != nil {
+		return valueRule{}, fnrun.Errorf(where, nil, "format", "key %q: %v", mv.Key, err)
+	}
+	if _, dup := rules[mv.Key]; dup {
+		return valueRule{}, fnrun.Errorf(where, nil, "key", "key %q is listed twice", mv.Key)
+	}
+	keyed, res := checkMergeKeys(where, mv, f)
+	return valueRule{format: f, keyed: keyed}, res
 }
 
 // checkMergeKeys compiles a mergeValues entry's mergeKeys.

@@ -55,8 +55,8 @@ func (r *run) all(es []entry) error {
 	var errs framework.Results
 	for _, e := range es {
 		r.done = ""
-		if res := r.one(e); res != nil {
-			errs = append(errs, res)
+		if res := r.one(e); len(res) > 0 {
+			errs = append(errs, res...)
 		} else if r.done != "" {
 			r.req.Summarize(e.where, "%s", r.done)
 		}
@@ -69,26 +69,31 @@ func (r *run) all(es []entry) error {
 
 // one runs one generator: its entry checked, its pairs loaded, then the
 // resource created, or merged or replaced into the one among the items (or
-// handed to kustomize, which does that itself). It returns an error result
-// or nil.
-func (r *run) one(e entry) *framework.Result {
+// handed to kustomize, which does that itself). It returns its error
+// results: every one its checks and its files find, at once.
+func (r *run) one(e entry) framework.Results {
 	behavior, res := checkEntry(e)
 	if res != nil {
-		return res
+		return framework.Results{res}
 	}
-	formats, res := checkMergeValues(e, behavior)
-	if res != nil {
-		return res
-	}
-	pairs, res := r.load(e, formats)
-	if res != nil {
-		return res
+	formats, errs := checkMergeValues(e, behavior)
+	pairs, loadErrs := r.load(e, formats)
+	if errs = append(errs, loadErrs...); len(errs) > 0 {
+		return errs
 	}
 	switch {
 	case r.kustomizeGenerator:
-		return r.forKustomize(e, behavior, pairs, formats)
+		return results(r.forKustomize(e, behavior, pairs, formats))
 	case behavior == "create":
-		return r.create(e, pairs)
+		return results(r.create(e, pairs))
 	}
 	return r.update(e, behavior, pairs, formats)
+}
+
+// results is res alone, or none for nil.
+func results(res *framework.Result) framework.Results {
+	if res == nil {
+		return nil
+	}
+	return framework.Results{res}
 }

@@ -3,6 +3,8 @@ package generator
 import (
 	"fmt"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
+	fnentry "github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
@@ -10,39 +12,36 @@ import (
 )
 
 // load reads the generator's pairs and checks the overlay values of
-// mergeValues keys parse.
-func (r *run) load(e entry, formats valueRules) ([]kv.Pair, *framework.Result) {
-	src, res := sources(e)
-	if res != nil {
-		return nil, res
-	}
+// mergeValues keys parse. Its errors are all there are: every file is
+// read, every literal and every overlay checked.
+func (r *run) load(e entry, formats valueRules) ([]kv.Pair, framework.Results) {
+	src, errs := sources(e)
 	pairs, err := kv.Load(src, r.reader(e))
-	if err != nil {
-		return nil, fnrun.Errorf(e.where, nil, "", "%v", err)
-	}
-	if res := checkOverlays(e, pairs, formats); res != nil {
-		return nil, res
-	}
-	return pairs, nil
+	errs = append(errs, fnentry.ResultsAt(e.where, err)...)
+	// a key whose file or literal failed is not missing: it has its error
+	return pairs, append(errs, checkOverlays(e, pairs, formats, len(errs) == 0)...)
 }
 
 // sources are the generator's inputs: its env files (kustomize's
-// deprecated env last), its literals split into key and value, its files.
-func sources(e entry) (kv.Sources, *framework.Result) {
+// deprecated env last), its literals split into key and value, its files;
+// and an error for each literal that does not split.
+func sources(e entry) (kv.Sources, framework.Results) {
 	a := e.args
 	src := kv.Sources{Envs: a.Envs, Files: a.Files}
 	if a.Env != "" {
 		src.Envs = append(append([]string{}, a.Envs...), a.Env)
 	}
+	var errs framework.Results
 	for i, l := range a.Literals {
 		where := fmt.Sprintf("literals[%d]", i)
 		p, err := l.pair(where)
 		if err != nil {
-			return src, fnrun.Errorf(e.where, nil, where, "%v", err)
+			errs = append(errs, fnrun.Errorf(e.where, nil, where, "%v", err))
+			continue
 		}
 		src.Literals = append(src.Literals, p)
 	}
-	return src, nil
+	return src, errs
 }
 
 // pair is the literal's key and value, the string form split on its "=".
@@ -67,22 +66,40 @@ func (r *run) reader(e entry) kv.ReadFunc {
 	return read
 }
 
-// checkOverlays checks that each mergeValues key is among the pairs and that
-// its value (the overlay) parses in the key's format.
-func checkOverlays(e entry, pairs []kv.Pair, formats valueRules) *framework.Result {
+// checkOverlays checks that each mergeValues key is among the pairs, when
+// they are complete (all loaded), and that its value (the overlay) parses
+// in the key's format; a key whose mergeValues entry has its own error is
+// left out.
+func checkOverlays(e entry, pairs []kv.Pair, formats valueRules, complete bool) framework.Results {
 	have := map[string]kv.Pair{}
+	keys := make([]string, 0, len(pairs))
 	for _, p := range pairs {
 		have[p.Key] = p
+		keys = append(keys, p.Key)
 	}
+	var errs framework.Results
 	for i, mv := range e.args.MergeValues {
-		where := e.mergeValuesAt(i)
+		rule, checked := formats[mv.Key]
 		p, ok := have[mv.Key]
-		if !ok {
-			return fnrun.Errorf(where, nil, "", "key %q is not among the generator's literals, files or envs", mv.Key)
-		}
-		if err := valuemerge.Check(formats[mv.Key].format, p.Value, "overlay"); err != nil {
-			return fnrun.Errorf(where, nil, "", "key %q (from %s): %v", mv.Key, p.Source, err)
+		switch {
+		case !checked:
+		case !ok && complete:
+			errs = append(errs, fnrun.Errorf(e.mergeValuesAt(i), nil, "", "key %q is not among the generator's literals, files or envs%s", mv.Key, nearKey(mv.Key, keys)))
+		case !ok:
+		default:
+			if err := valuemerge.Check(rule.format, p.Value, "overlay"); err != nil {
+				errs = append(errs, fnrun.Errorf(e.mergeValuesAt(i), nil, "", "key %q (from %s): %v", mv.Key, p.Source, err))
+			}
 		}
 	}
-	return nil
+	return errs
+}
+
+// nearKey says which of the keys a mergeValues key most likely meant
+// (config.tml for config.toml), or "".
+func nearKey(key string, keys []string) string {
+	if near := suggest.Nearest(key, keys); near != "" {
+		return fmt.Sprintf(" (did you mean %s?)", near)
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,14 +16,15 @@ import (
 
 // merge merges pairs into res as kustomize's behavior merge does (a key's
 // value replaces the old one; labels and annotations are added), except
-// that mergeValues keys deep-merge their values; its warnings go to notes.
-func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, notes *framework.Results) error {
+// that mergeValues keys deep-merge their values; warn receives what a
+// merged value lost of the old one's text.
+func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) error {
 	if e.kind == "Secret" {
 		if err := stringDataIntoData(res); err != nil {
 			return err
 		}
 	}
-	if err := mergePairs(e, res, pairs, formats, notes); err != nil {
+	if err := mergePairs(e, res, pairs, formats, warn); err != nil {
 		return err
 	}
 	if err := applyOptions(res, e.opts); err != nil {
@@ -34,25 +36,28 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, notes 
 	return nil
 }
 
-// mergePairs sets each pair's value in res, in key order.
-func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, notes *framework.Results) error {
+// mergePairs sets each pair's value in res, in key order. A value that
+// does not merge is left as it was, and its error joined with the others'
+// (res is not written when there is one).
+func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) error {
+	var errs []error
 	for _, p := range sortPairs(pairs) {
-		value, err := mergedValue(e, res, p, formats, notes)
-		if err != nil {
-			return err
+		value, err := mergedValue(e, res, p, formats, warn)
+		if err == nil {
+			err = setValue(res, e.kind, p.Key, value)
 		}
-		if err := setValue(res, e.kind, p.Key, value); err != nil {
-			return err
-		}
+		errs = append(errs, err)
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // mergedValue is the value a pair leaves in res: its own or, for a
-// mergeValues key, the existing value with it deep-merged in. A declared
-// list path that leads to no list in the merged value is a warning in
-// notes: the lists it meant were replaced whole.
-func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules, notes *framework.Results) (string, error) {
+// mergeValues key, the existing value with it deep-merged in, and a
+// warning to warn when that loses what the existing value's text had (a
+// TOML merge written whole: why names a place in the value, so a
+// Secret's warning leaves it out) or when a declared list path leads to
+// no list in the merged value (the lists it meant were replaced whole).
+func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules, warn func(*framework.Result)) (string, error) {
 	rule, ok := formats[p.Key]
 	if !ok {
 		return p.Value, nil
@@ -63,23 +68,30 @@ func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules, notes 
 	if err != nil {
 		return "", err
 	}
-	merged, reaches, err := valuemerge.MergeLists(f, base, value, rule.keyed, e.kind == "Secret")
+	merged, err := valuemerge.MergeLists(f, base, value, rule.keyed, e.kind == "Secret")
 	if err != nil {
 		return "", resultError{fnrun.Errorf(where, res, "data."+p.Key, "key %q: %v", p.Key, err)}
 	}
-	unreached(where, res, p.Key, rule.keyed, reaches, notes)
-	return merged, nil
+	if merged.Lost != "" {
+		why := " (" + merged.Why + ")"
+		if e.kind == "Secret" {
+			why = ""
+		}
+		warn(fnrun.Warningf(where, res, "data."+p.Key, "key %q: %s%s", p.Key, merged.Lost, why))
+	}
+	unreached(where, res, p.Key, rule.keyed, merged.Reaches, warn)
+	return merged.Text, nil
 }
 
-// unreached warns, in notes, of each declared list path (keyed) of a
-// mergeValues key that leads to no list in the merged value (reaches):
-// the lists it meant were replaced whole.
-func unreached(where string, res *yaml.RNode, key string, keyed []schema.ListKeys, reaches []schema.Reach, notes *framework.Results) {
+// unreached warns of each declared list path (keyed) of a mergeValues
+// key that leads to no list in the merged value (reaches): the lists it
+// meant were replaced whole.
+func unreached(where string, res *yaml.RNode, key string, keyed []schema.ListKeys, reaches []schema.Reach, warn func(*framework.Result)) {
 	for j, r := range reaches {
 		if r.Lists > 0 {
 			continue
 		}
-		*notes = append(*notes, fnrun.Warningf(fmt.Sprintf("%s.mergeKeys[%d]", where, j), res, "data."+key,
+		warn(fnrun.Warningf(fmt.Sprintf("%s.mergeKeys[%d]", where, j), res, "data."+key,
 			"key %q: the path %s leads to no list in the merged value: %s; no list merges by [%s], and the overlay's lists replace the base's whole",
 			key, keyed[j].Path, r.Why, strings.Join(keyed[j].Keys, ", ")))
 	}

@@ -10,14 +10,14 @@ import (
 )
 
 // update merges or replaces into the existing resource, then names it for
-// its new content.
-func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRules) *framework.Result {
+// its new content. Its errors are every key's that does not merge.
+func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRules) framework.Results {
 	idx, ours, err := r.find(e, true)
 	if err != nil {
-		return fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err)
+		return results(fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err))
 	}
 	if idx < 0 {
-		return fnrun.Errorf(e.where, nil, "", "%s", r.notFound(e, behavior))
+		return results(fnrun.Errorf(e.where, nil, "", "%s", r.notFound(e, behavior)))
 	}
 	res := r.req.Items[idx]
 	oldName := res.GetName()
@@ -25,8 +25,9 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	defer r.remember(idx)
 	before := fnrun.Fingerprint(res)
 	defer func() { r.done = updated(behavior, res, before) }()
-	if result := change(e, behavior, res, pairs, formats, &r.req.Results); result != nil {
-		return result
+	warn := func(w *framework.Result) { r.req.Results = append(r.req.Results, w) }
+	if errs := change(e, behavior, res, pairs, formats, warn); len(errs) > 0 {
+		return errs
 	}
 	if res.GetAnnotations()[kustomizeWillHash] != "" {
 		// A kustomize transformer run on a base's generated resource:
@@ -36,29 +37,43 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	}
 	if renames(e, res) {
 		if err := setMetaKey(res, "annotations", GeneratedFrom, e.args.Name); err != nil {
-			return fnrun.Errorf(e.where, res, "", "%v", err)
+			return results(fnrun.Errorf(e.where, res, "", "%v", err))
 		}
 	}
-	return r.name(e, res, nameBase(e.args.Name, oldName, ours), oldName)
+	return results(r.name(e, res, nameBase(e.args.Name, oldName, ours), oldName))
 }
 
-// change merges the pairs into res or replaces its data with them; a
-// merge's warnings go to notes.
-func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, notes *framework.Results) *framework.Result {
+// change merges the pairs into res or replaces its data with them, and
+// returns an error result for each thing that went wrong; warn receives
+// what a merge lost of a value's text.
+func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) framework.Results {
 	var err error
 	if behavior == "merge" {
-		err = merge(e, res, pairs, formats, notes)
+		err = merge(e, res, pairs, formats, warn)
 	} else {
 		err = replace(e, res, pairs)
 	}
-	var re resultError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &re):
-		return re.r
+	var errs framework.Results
+	for _, err := range joined(err) {
+		var re resultError
+		if errors.As(err, &re) {
+			errs = append(errs, re.r)
+		} else {
+			errs = append(errs, fnrun.Errorf(e.where, res, "", "%v", err))
+		}
 	}
-	return fnrun.Errorf(e.where, res, "", "%v", err)
+	return errs
+}
+
+// joined is the errors err joins (errors.Join), err alone, or none.
+func joined(err error) []error {
+	if multi, ok := err.(interface{ Unwrap() []error }); ok {
+		return multi.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
 }
 
 // renames reports whether the function names res (which then carries our

@@ -3,11 +3,13 @@ package jsonpatch
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
 // pathHint explains, in place of the library's "doc is missing key:
@@ -68,7 +70,7 @@ func (w pointerWalk) mapStep(m map[string]any, i int) (any, string, bool) {
 		return nil, "", true
 	}
 	hide := w.v.secret && (w.v.embedded || isSecretData(w.segs[:i]))
-	return nil, missingKey(m, w.segs, i, w.at(i), hide), true
+	return nil, missingKey(m, w.segs, i, w.at(i), hide, shapeAt(w.v.shape, w.segs[:i]).Names()), true
 }
 
 // listStep takes an index, or "-" (the end) where the operation adds.
@@ -110,7 +112,10 @@ func (w pointerWalk) at(i int) string { return w.v.displayAt(joinPointer(w.segs[
 
 // missingKey says that map m at path at (as messages name it) lacks
 // segs[i], naming the nearest key and those there unless hide is set.
-func missingKey(m map[string]any, segs []string, i int, at string, hide bool) string {
+// fields are the fields the schema gives the map (none when it has no
+// word on it): a key missing there may be a field not set, or the near
+// miss of one, which only op add can set.
+func missingKey(m map[string]any, segs []string, i int, at string, hide bool, fields []string) string {
 	msg := fmt.Sprintf("%s has no key %q", at, segs[i])
 	if hide {
 		return msg
@@ -122,9 +127,9 @@ func missingKey(m map[string]any, segs []string, i int, at string, hide bool) st
 	sort.Strings(keys)
 	var hints []string
 	if near := suggest.Nearest(segs[i], keys); near != "" {
-		fixed := append(append([]string{}, segs[:i]...), near)
-		fixed = append(fixed, segs[i+1:]...)
-		hints = append(hints, "did you mean "+joinPointer(fixed)+"?")
+		hints = append(hints, "did you mean "+withSegment(segs, i, near)+"?")
+	} else if h := unsetField(segs, i, fields); h != "" {
+		hints = append(hints, h)
 	}
 	if len(keys) == 0 {
 		hints = append(hints, "it is empty")
@@ -136,6 +141,39 @@ func missingKey(m map[string]any, segs []string, i int, at string, hide bool) st
 		hints = append(hints, "keys there: "+strings.Join(keys, ", "))
 	}
 	return msg + " (" + strings.Join(hints, " ") + ")"
+}
+
+// unsetField says, for a key segs[i] the document lacks, that the schema
+// has it, or its near miss, unset here: op add sets it. "" when the
+// schema has neither.
+func unsetField(segs []string, i int, fields []string) string {
+	if slices.Contains(fields, segs[i]) {
+		return fmt.Sprintf("it is not set here: op add sets %s;", joinPointer(segs[:i+1]))
+	}
+	if near := suggest.Nearest(segs[i], fields); near != "" {
+		return fmt.Sprintf("did you mean %s? it is not set here: op add sets it;", withSegment(segs, i, near))
+	}
+	return ""
+}
+
+// withSegment is the pointer segs with segment i replaced by seg.
+func withSegment(segs []string, i int, seg string) string {
+	fixed := append(append([]string{}, segs[:i]...), seg)
+	return joinPointer(append(fixed, segs[i+1:]...))
+}
+
+// shapeAt is the schema's shape of the value at segs below a resource of
+// shape root: what fields a map there may have.
+func shapeAt(root schema.Shape, segs []string) schema.Shape {
+	sh := root
+	for _, seg := range segs {
+		if sh.Kind() == schema.List {
+			sh = sh.Elem()
+			continue
+		}
+		sh, _ = sh.Field(seg)
+	}
+	return sh
 }
 
 // isSecretData reports whether a path inside a Secret leads to or below its
@@ -174,6 +212,9 @@ type view struct {
 	// embedded is set for a document held in a string, whose root is not a
 	// resource.
 	embedded bool
+	// shape is the schema's word on a resource's fields (built-in kinds):
+	// the zero Shape, unchecked, for anything else.
+	shape schema.Shape
 }
 
 func (v view) displayAt(at string) string {

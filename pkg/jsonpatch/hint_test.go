@@ -82,3 +82,24 @@ func TestEmbeddedPathHints(t *testing.T) {
 		}
 	}
 }
+
+// A key a built-in kind has but the resource does not set, or its near
+// miss, is told with the schema's name for it and that only op add sets it
+// (issue 30): "keys there: selector, template" alone hid replicas.
+func TestPathHintsFromSchema(t *testing.T) {
+	const noReplicas = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {}\n  template: {}\n"
+	for patch, want := range map[string]string{
+		`[{op: replace, path: /spec/replica, value: 2}]`:                         `op[0] replace /spec/replica: /spec has no key "replica" (did you mean /spec/replicas? it is not set here: op add sets it; keys there: selector, template)`,
+		`[{op: replace, path: /spec/strategy/rollingUpdate/maxSurge, value: 1}]`: `op[0] replace /spec/strategy/rollingUpdate/maxSurge: /spec has no key "strategy" (it is not set here: op add sets /spec/strategy; keys there: selector, template)`,
+		`[{op: remove, path: /spec/sidecar}]`:                                    `op[0] remove /spec/sidecar: /spec has no key "sidecar" (keys there: selector, template)`,
+	} {
+		doc := yaml.MustParse(noReplicas)
+		ops, err := ParseOps(yaml.MustParse(patch))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ops.Apply(doc); err == nil || err.Error() != want {
+			t.Errorf("%s:\n got  %v\n want %s", patch, err, want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -97,7 +98,7 @@ func checkWholeDocument(kind string, fields map[string]*yaml.Node) error {
 // and the error names the failing operation and its path.
 func (o *Ops) Apply(doc *yaml.RNode) error {
 	return withInherited(doc, func(d *yaml.RNode) error {
-		return o.apply(d, view{secret: d.GetKind() == "Secret"})
+		return o.apply(d, view{secret: d.GetKind() == "Secret", shape: schema.Builtin().Shape(d.GetApiVersion(), d.GetKind())})
 	})
 }
 

@@ -3,6 +3,7 @@ package kv
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -35,71 +36,69 @@ type Sources struct {
 type ReadFunc func(path string) ([]byte, error)
 
 // Load returns the pairs in kustomize's order: envs, literals, files.
+// Every file is read and every key checked: the error joins all that is
+// wrong (errors.Join), and the pairs are those that loaded, so that a run
+// reports every problem at once.
 func Load(src Sources, read ReadFunc) ([]Pair, error) {
-	envs, err := loadEnvs(src.Envs, read)
-	if err != nil {
-		return nil, err
-	}
-	files, err := loadFiles(src.Files, read)
-	if err != nil {
-		return nil, err
-	}
+	envs, envErr := loadEnvs(src.Envs, read)
+	files, fileErr := loadFiles(src.Files, read)
 	all := append(append(envs, src.Literals...), files...)
-	if err := checkKeys(all); err != nil {
-		return nil, err
-	}
-	return all, nil
+	return all, errors.Join(envErr, fileErr, checkKeys(all))
 }
 
 // loadEnvs reads the env files, in order.
 func loadEnvs(envs []string, read ReadFunc) ([]Pair, error) {
 	var all []Pair
+	var errs []error
 	for i, p := range envs {
 		where := fmt.Sprintf("envs[%d]", i)
 		b, err := read(p)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+			errs = append(errs, fmt.Errorf("%s: %w", where, err))
+			continue
 		}
 		pairs, err := ParseEnv(b, fmt.Sprintf("%s (%s)", where, p))
-		if err != nil {
-			return nil, err
-		}
+		errs = append(errs, err)
 		all = append(all, pairs...)
 	}
-	return all, nil
+	return all, errors.Join(errs...)
 }
 
 // loadFiles reads the files, each a pair.
 func loadFiles(files []string, read ReadFunc) ([]Pair, error) {
 	var all []Pair
+	var errs []error
 	for i, s := range files {
 		where := fmt.Sprintf("files[%d]", i)
 		key, p, err := ParseFileSource(s)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+			errs = append(errs, fmt.Errorf("%s: %w", where, err))
+			continue
 		}
 		b, err := read(p)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+			errs = append(errs, fmt.Errorf("%s: %w", where, err))
+			continue
 		}
 		// a value from a file is told by the file's name (the user's own),
 		// not only by its place in the config
 		all = append(all, Pair{Key: key, Value: string(b), Source: fmt.Sprintf("%s, file %s", where, p)})
 	}
-	return all, nil
+	return all, errors.Join(errs...)
 }
 
-// checkKeys refuses a key the API server refuses, and a key given twice.
+// checkKeys refuses keys the API server refuses, and keys given twice.
 func checkKeys(all []Pair) error {
+	var errs []error
 	seen := make(map[string]string, len(all))
 	for _, p := range all {
 		first, dup := seen[p.Key]
-		if err := p.checkKey(first, dup); err != nil {
-			return err
+		errs = append(errs, p.checkKey(first, dup))
+		if !dup {
+			seen[p.Key] = p.Source
 		}
-		seen[p.Key] = p.Source
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // checkKey checks the pair's key, given already by first when dup. The key

@@ -147,3 +147,23 @@ func TestLoadErrors(t *testing.T) {
 		}
 	}
 }
+
+// Every file is read and every key checked: the error joins all that is
+// wrong, and the pairs are those that loaded (issue 30: a generator with
+// errors in two files reported only the first).
+func TestLoadReportsEveryError(t *testing.T) {
+	read := files(map[string]string{"ok.txt": "fine", "a.env": "K=1\n"})
+	pairs, err := Load(Sources{
+		Envs:     []string{"gone.env", "a.env"},
+		Literals: []Pair{{Key: "K", Value: "2", Source: "literals[0]"}},
+		Files:    []string{"missing.txt", "ok.txt", "a=b=c"},
+	}, read)
+	for _, want := range []string{"envs[0]: no such file", "files[0]: no such file", "files[2]: file source", `literals[0]: key "K" is already given by envs[1]`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in %v", want, err)
+		}
+	}
+	if got := keysValues(pairs); !reflect.DeepEqual(got, []string{"K=1", "K=2", "ok.txt=fine"}) {
+		t.Errorf("pairs %q", got)
+	}
+}

@@ -118,12 +118,10 @@ func (a *applier) intoResource(c *compiled, i int) {
 			continue
 		case err != nil:
 			msg := err.Error()
-			var ee *embedded.Error
-			switch {
-			case secret && len(p.path) > 0 && p.path[0].Key == "data":
+			if secret && len(p.path) > 0 && p.path[0].Key == "data" {
 				msg += " (a Secret's data is base64-encoded; patch stringData instead)"
-			case errors.As(err, &ee) && ee.NamedJSON:
-				msg += " (the key's name ends in .json, so the value must be JSON; if it is YAML, set format: yaml)"
+			} else {
+				msg += embedded.FormatHint(err, "format")
 			}
 			a.stringMissing(c, res, where, msg)
 			continue
@@ -186,19 +184,31 @@ func deadEnd(n *yaml.Node, path fieldpath.Path, i int, at fieldpath.Path, sel fi
 	full := path[:i+1].String()
 	switch {
 	case n.Kind == yaml.MappingNode && sel.Missing:
-		msg := fmt.Sprintf("%s has no key %q", where, seg.Key)
-		if hide := secret && len(at) > 0 && (at[0].Key == "data" || at[0].Key == "stringData"); !hide {
-			msg += keysHint(n, seg.Key)
-		}
-		return why{full, msg}
+		return why{full, fmt.Sprintf("%s has no key %q%s", where, seg.Key, missingKeyHint(n, path, i, at, secret))}
 	case n.Kind == yaml.SequenceNode && len(n.Content) == 0:
 		return why{full, fmt.Sprintf("%s is an empty list", where)}
 	case n.Kind == yaml.SequenceNode && sel.Missing:
-		return why{full, fmt.Sprintf("no element of %s matches %s", where, seg)}
+		hint, _ := fieldpath.NoMatch[*yaml.Node](yamltree.Tree{}, n, seg, secret)
+		return why{full, fmt.Sprintf("no element of %s matches %s%s", where, seg, hint)}
 	case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str":
 		return why{at.String(), fmt.Sprintf("the path goes on (%s) below this string: embedded: ends at the string, and the patch's own paths go inside the document", path[i:])}
 	}
 	return why{full, fmt.Sprintf("%s is %s, so %s selects nothing there", where, yamltree.DescribeSecret(n, secret), seg)}
+}
+
+// missingKeyHint says what the key path[i], missing from map n (reached
+// by at), most likely meant: the dotted key the path did not escape
+// (data.api.json for the key api.json), or else the nearest key and those
+// there; nothing for a Secret's data and stringData, whose keys say what
+// it holds.
+func missingKeyHint(n *yaml.Node, path fieldpath.Path, i int, at fieldpath.Path, secret bool) string {
+	if secret && len(at) > 0 && (at[0].Key == "data" || at[0].Key == "stringData") {
+		return ""
+	}
+	if dotted := fieldpath.DottedKeyHint[*yaml.Node](yamltree.Tree{}, n, path, i); dotted != "" {
+		return dotted
+	}
+	return keysHint(n, path[i].Key)
 }
 
 // keysHint says what key of map n a missing key most likely meant, or

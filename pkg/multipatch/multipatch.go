@@ -48,11 +48,12 @@ func transform(req *fnrun.Request) error {
 	if err != nil {
 		return err
 	}
-	meta, err := mergemeta.Load(req.Files(), &req.Results, h.Config)
-	if err != nil {
-		return entry.Split(err)
-	}
+	// every error of the config at once: its declarations' and its patches'
+	meta, metaErr := mergemeta.Load(req.Files(), &req.Results, h.Config)
 	patches, errs := compileAll(req, entries)
+	if metaErr != nil {
+		errs = append(entry.Results(metaErr), errs...)
+	}
 	if len(errs) > 0 {
 		return errs
 	}

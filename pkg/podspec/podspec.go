@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
@@ -324,11 +325,8 @@ func compileNames(field, expr string) (*regexp.Regexp, error) {
 	}
 	re, err := regexp.Compile("^(?:" + expr + ")$")
 	if err != nil {
-		hint := ""
-		if strings.Contains(expr, "(?!") || strings.Contains(expr, "(?=") || strings.Contains(expr, "(?<") {
-			hint = " (Go regular expressions are RE2: no lookaround; to leave containers out, use rejectContainerNames)"
-		}
-		return nil, fmt.Errorf("%s: invalid regular expression %q: %v%s", field, expr, err, hint)
+		return nil, fmt.Errorf("%s: invalid regular expression %q: %s", field, expr,
+			suggest.Regexp(expr, "to leave containers out, use rejectContainerNames"))
 	}
 	return re, nil
 }

@@ -3,6 +3,7 @@ package replacement
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // A template builds a replacement's value from several sources, as
@@ -68,11 +69,27 @@ func parseTemplate(text string) (*template, error) {
 			t.parts = append(t.parts, templatePart{name: name})
 			i += end + 1
 		default:
-			return nil, &templateError{i, "a $ starts ${name}, or is written $$"}
+			return nil, &templateError{i, "a $ starts ${name}, or is written $$" + bareDollar(text[i+1:])}
 		}
 	}
 	flush()
 	return t, nil
+}
+
+// bareDollar says what a $ followed by rest, neither ${name} nor $$, was
+// most likely meant: a shell's $ns is ${ns} here (the word read as a
+// shell reads it, so $ns-api is ${ns}-api); $5 is the text $5, written
+// $$5.
+func bareDollar(rest string) string {
+	shellWord := func(r rune) bool { return r != '-' && isNameRune(r) }
+	word := rest[:len(rest)-len(strings.TrimLeftFunc(rest, shellWord))]
+	switch {
+	case word == "":
+		return ""
+	case unicode.IsLetter(rune(word[0])) || word[0] == '_':
+		return fmt.Sprintf(": did you mean ${%s}? (or $$%s, for the text)", word, word)
+	}
+	return fmt.Sprintf(": write $$%s for the text $%s", word, word)
 }
 
 // checkSourceName accepts the names a template can hold: letters, digits,
@@ -82,13 +99,16 @@ func checkSourceName(name string) error {
 		return fmt.Errorf("empty name")
 	}
 	for _, r := range name {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
-		default:
+		if !isNameRune(r) {
 			return fmt.Errorf("a name is letters, digits, _ and -, not %q", r)
 		}
 	}
 	return nil
+}
+
+// isNameRune reports whether r may be part of a source's name.
+func isNameRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'
 }
 
 // names lists the sources the template uses, each once, in order.

@@ -108,3 +108,21 @@ func FuzzTemplate(f *testing.F) {
 		}
 	})
 }
+
+// A $ that starts neither ${name} nor $$ says what it most likely meant,
+// as a shell reads it (issue 30).
+func TestBareDollar(t *testing.T) {
+	for text, want := range map[string]string{
+		"$ns.svc":     "column 1: a $ starts ${name}, or is written $$: did you mean ${ns}? (or $$ns, for the text)",
+		"x.$ns-api":   "column 3: a $ starts ${name}, or is written $$: did you mean ${ns}? (or $$ns, for the text)",
+		"costs $5":    "column 7: a $ starts ${name}, or is written $$: write $$5 for the text $5",
+		"ends with $": "column 11: a $ starts ${name}, or is written $$",
+		"a $ {b}":     "column 3: a $ starts ${name}, or is written $$",
+		"${a}-$_b.c":  "column 6: a $ starts ${name}, or is written $$: did you mean ${_b}? (or $$_b, for the text)",
+	} {
+		_, err := parseTemplate(text)
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
+	}
+}

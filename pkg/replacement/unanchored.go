@@ -2,9 +2,11 @@ package replacement
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
@@ -91,9 +93,14 @@ func unanchoredNote(path fieldpath.Path, d divergence) string {
 }
 
 // unanchoredEquivalent is the matcher that selects here what seg selects
-// in kustomize: its expression matching anywhere.
+// in kustomize: its expression matching anywhere. A value written as a
+// shell glob, or anchored at one end, gets the pattern it meant instead
+// (suggest.Meant: shop-* and ^shop- are shop-.*), never .*^shop-.*.
 func unanchoredEquivalent(seg fieldpath.Segment) string {
 	v := seg.Value
+	if meant, _, ok := suggest.Meant(v); ok {
+		return fieldpath.NewMatch(seg.Key, meant).String()
+	}
 	if strings.Contains(v, "|") {
 		v = "(?:" + v + ")"
 	}
@@ -108,7 +115,9 @@ func unanchoredEquivalent(seg fieldpath.Segment) string {
 
 // withUnanchoredHint adds to an error at a matcher that selected nothing
 // what kustomize would have selected there, in place of the advice to
-// create an element: a config ported from kustomize meant those.
+// create an element: a config ported from kustomize meant those. Where
+// the matcher's own hint already says what it meant (a glob, an anchor),
+// that is the way to write it.
 func (s *setter) withUnanchoredHint(err error) error {
 	w, ok := err.(*walkError)
 	if !ok || w.seg >= len(s.path) || s.path[w.seg].Kind != fieldpath.Match {
@@ -117,13 +126,22 @@ func (s *setter) withUnanchoredHint(err error) error {
 	for _, d := range s.unanchored {
 		if d.seg == w.seg {
 			seg := s.path[d.seg]
-			msg := strings.TrimSuffix(strings.TrimSuffix(w.msg, " (options.create: true adds one)"), " (options.create: true adds it)")
+			if seg.MeantHint() != "" {
+				w.msg = fmt.Sprintf("%s; kustomize 5.8.2, which matches it anywhere, would select %s", w.msg, strings.Join(d.extras, ", "))
+				break
+			}
 			w.msg = fmt.Sprintf("%s; it matches the whole value here, and kustomize 5.8.2, which matches it anywhere, would select %s: write %s for that",
-				msg, strings.Join(d.extras, ", "), unanchoredEquivalent(seg))
+				w.msg, strings.Join(d.extras, ", "), unanchoredEquivalent(seg))
 			break
 		}
 	}
 	return err
+}
+
+// divergesAt reports whether kustomize's reading of the matcher path[i]
+// selects elements ours does not.
+func (s *setter) divergesAt(i int) bool {
+	return slices.ContainsFunc(s.unanchored, func(d divergence) bool { return d.seg == i })
 }
 
 // unanchoredWarning is the warning for a path written without error:

@@ -59,7 +59,7 @@ func get(root *yaml.Node, path fieldpath.Path, o embedded.Options) ([]*yaml.Node
 	case !end.Dead:
 		return []*yaml.Node{n}, nil
 	case n.Kind != yaml.ScalarNode:
-		return nil, getError(n, path, i, end.Sel)
+		return nil, getError(n, path, i, end.Sel, o.Secret)
 	case n.ShortTag() != "!!str":
 		return nil, errAt(i, "%s holds %s, which has no %s", at(path, i), yamltree.DescribeSecret(n, o.Secret), path[i])
 	}
@@ -72,18 +72,20 @@ func get(root *yaml.Node, path fieldpath.Path, o embedded.Options) ([]*yaml.Node
 	return vs, nil
 }
 
-// getError says why path[i] selects nothing in the map or list n.
-func getError(n *yaml.Node, path fieldpath.Path, i int, sel fieldpath.Selection) error {
+// getError says why path[i] selects nothing in the map or list n; with
+// secret set, without the values there.
+func getError(n *yaml.Node, path fieldpath.Path, i int, sel fieldpath.Selection, secret bool) error {
 	seg := path[i]
 	switch {
 	case n.Kind == yaml.MappingNode && sel.Missing:
-		return errAt(i, "no field %q in %s%s%s", seg.Key, at(path, i), keysOf(n), dottedKey(n, path, i))
+		return errAt(i, "no field %q in %s%s%s", seg.Key, at(path, i), keysOf(n), fieldpath.DottedKeyHint[*yaml.Node](yamltree.Tree{}, n, path, i))
 	case n.Kind == yaml.MappingNode:
 		return errAt(i, "%s is a map; %s selects list elements", at(path, i), seg)
 	case n.Kind == yaml.SequenceNode && seg.Kind == fieldpath.Index:
 		return errAt(i, "index %d is out of range: %s has %d elements", seg.Index, at(path, i), len(n.Content))
 	case n.Kind == yaml.SequenceNode && sel.Missing:
-		return errAt(i, "no element of %s matches %s", at(path, i), seg)
+		hint, _ := fieldpath.NoMatch[*yaml.Node](yamltree.Tree{}, n, seg, secret)
+		return errAt(i, "no element of %s matches %s%s", at(path, i), seg, hint)
 	case n.Kind == yaml.SequenceNode:
 		return errAt(i, "%s is a list; %s needs a map (select elements with [name=value] or an index)", at(path, i), seg)
 	}
@@ -242,7 +244,7 @@ func (s *setter) setError(n *yaml.Node, i int, sel fieldpath.Selection) error {
 	case n.Kind == yaml.SequenceNode && seg.Kind == fieldpath.Wildcard:
 		return errAt(i, "%s matches nothing: %s is empty", seg, at(s.path, i))
 	case n.Kind == yaml.SequenceNode && sel.Missing:
-		return errAt(i, "no element of %s matches %s (options.create: true adds one)", at(s.path, i), seg)
+		return errAt(i, "no element of %s matches %s%s", at(s.path, i), seg, s.noElement(n, i))
 	case n.Kind == yaml.SequenceNode:
 		return errAt(i, "%s is a list; %s needs a map (select elements with [name=value], an index or *)", at(s.path, i), seg)
 	}
@@ -413,7 +415,7 @@ func showValue(v string, secret bool) string {
 // a missing key or element.
 func (s *setter) embeddedError(err error, i int) error {
 	var e *embedded.Error
-	if s.create || !errors.As(err, &e) || !e.Missing {
+	if s.create || !errors.As(err, &e) || !e.Missing || !s.creatable(i+e.Segment) {
 		if s.secret && s.path[0].Key == "data" {
 			return shiftEmbedded(err, i) // base64: the caller says so
 		}
@@ -428,12 +430,11 @@ func (s *setter) embeddedError(err error, i int) error {
 }
 
 // withFormatHint adds to shifted, the walk's form of the embedded error
-// orig, what to do when a string is not the JSON its key's name promises:
-// set options.format: yaml if it is YAML.
+// orig, what to do when a string is not the JSON its key's name promises
+// or options.format says: set options.format: yaml if it is YAML.
 func withFormatHint(shifted, orig error) error {
-	var e *embedded.Error
-	if w, ok := shifted.(*walkError); ok && errors.As(orig, &e) && e.NamedJSON {
-		w.msg += " (the key's name ends in .json, so the value must be JSON; if it is YAML, set options.format: yaml)"
+	if w, ok := shifted.(*walkError); ok {
+		w.msg += embedded.FormatHint(orig, "options.format")
 	}
 	return shifted
 }

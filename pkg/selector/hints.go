@@ -18,14 +18,14 @@ import (
 // selects something in ix with the rest of the set unchanged. "" when
 // neither applies.
 func (sm *SetMatcher) nameHint(ix *Index, i int, name string) string {
-	if name == "" || GlobHint(name) != "" {
+	if name == "" || suggest.Glob(name) != "" {
 		return "" // empty, or a glob, which has its own hint
 	}
-	core, start, end := stripAnchors(name)
+	core, start, end := suggest.StripAnchors(name)
 	if start && end {
 		return "" // anchored at both ends: the same as without
 	}
-	for _, re := range widened(core, start, end) {
+	for _, re := range suggest.Widened(core, start, end) {
 		if n := sm.countWithName(ix, i, re); n > 0 {
 			return fmt.Sprintf(" (names match whole, as in kustomize%s: did you mean %q? it matches %d %s)",
 				impliedAnchors(start || end), re, n, plural(n, "resource"))
@@ -37,45 +37,11 @@ func (sm *SetMatcher) nameHint(ix *Index, i int, name string) string {
 	return ""
 }
 
-// widened are the patterns a name pattern (its core, without the anchors
-// start and end) probably meant: open with .* where it is not anchored.
-func widened(core string, start, end bool) []string {
-	if strings.Contains(core, "|") {
-		core = "(?:" + core + ")" // a|b.* would widen b alone
-	}
-	switch {
-	case start:
-		return []string{core + ".*"}
-	case end:
-		return []string{".*" + core}
-	}
-	return []string{core + ".*", ".*" + core, ".*" + core + ".*"}
-}
-
 func impliedAnchors(anchored bool) string {
 	if anchored {
 		return ", so ^ and $ are implied"
 	}
 	return ""
-}
-
-// stripAnchors removes a leading ^ and an unescaped trailing $ from a
-// regular expression, reporting which it removed.
-func stripAnchors(expr string) (core string, start, end bool) {
-	core = expr
-	if strings.HasPrefix(core, "^") {
-		core, start = core[1:], true
-	}
-	if strings.HasSuffix(core, "$") {
-		backslashes := 0
-		for j := len(core) - 2; j >= 0 && core[j] == '\\'; j-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
-			core, end = core[:len(core)-1], true
-		}
-	}
-	return core, start, end
 }
 
 // countWithName counts what the set selects in ix when its i-th target

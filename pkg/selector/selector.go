@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"k8s.io/apimachinery/pkg/labels"
 )
 
@@ -89,10 +90,8 @@ func compilePattern(field, expr string) (*pattern, error) {
 	}
 	re, err := regexp.Compile("^(?:" + expr + ")$")
 	if err != nil {
-		if hint := GlobHint(expr); hint != "" {
-			return nil, fmt.Errorf("%s: invalid regular expression %q: %v (patterns are regular expressions, not shell globs: did you mean %q?)", field, expr, err, hint)
-		}
-		return nil, fmt.Errorf("%s: invalid regular expression %q: %v", field, expr, err)
+		return nil, fmt.Errorf("%s: invalid regular expression %q: %s", field, expr,
+			suggest.Regexp(expr, "to leave resources out, use reject"))
 	}
 	return &pattern{re: re}, nil
 }
@@ -243,37 +242,9 @@ func (m *Matcher) names(r *Resource) bool {
 // index can look at that kind's resources only.
 func (m *Matcher) literalKind() (string, bool) { return m.kind.literalValue() }
 
-// GlobHint returns the regular expression the user probably meant when the
-// name pattern looks like a shell glob ("app1-*" → "app1-.*"), or "".
-func GlobHint(expr string) string {
-	if !strings.Contains(expr, "*") {
-		return ""
-	}
-	var b strings.Builder
-	changed := false
-	for i := 0; i < len(expr); i++ {
-		if isGlobStar(expr, i) {
-			b.WriteString(".*")
-			changed = true
-		} else {
-			b.WriteByte(expr[i])
-		}
-	}
-	if !changed {
-		return ""
-	}
-	return b.String()
-}
-
-// isGlobStar reports whether expr[i] is a * as a shell glob writes it: not
-// repeating what comes before (., ), ], an escape).
-func isGlobStar(expr string, i int) bool {
-	return expr[i] == '*' && (i == 0 || !strings.ContainsRune(".)]\\", rune(expr[i-1])))
-}
-
 // globNote is the hint for a name pattern that looks like a shell glob, or "".
 func globNote(name string) string {
-	if hint := GlobHint(name); hint != "" {
+	if hint := suggest.Glob(name); hint != "" {
 		return fmt.Sprintf(" (name is a regular expression, not a shell glob: did you mean %q?)", hint)
 	}
 	return ""

@@ -123,20 +123,6 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
-func TestGlobHint(t *testing.T) {
-	for in, want := range map[string]string{
-		"app1-*":  "app1-.*",
-		"*-web":   ".*-web",
-		"app1-.*": "",
-		"(a|b)*":  "",
-		"web":     "",
-	} {
-		if got := GlobHint(in); got != want {
-			t.Errorf("GlobHint(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestString(t *testing.T) {
 	s := Selector{Kind: "Deployment", Name: "app1-*", MatchAnnotations: map[string]string{"b": "2", "a": "1"}}
 	if got := s.String(); got != "{kind=Deployment name=app1-* matchAnnotations=a=1,b=2}" {

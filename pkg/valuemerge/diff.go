@@ -14,25 +14,26 @@ import (
 )
 
 // writer collects the edits that make a document's value another: one
-// batch for the values changed, keys added and keys removed; the lines of
-// list elements removed (YAML block lists), taken out before the batch;
-// and the elements appended to lists, one by one after it (package
-// embedded creates one element past the end of a list at a time).
+// batch for the values changed, keys added, keys and list elements
+// removed; and the elements appended to lists, one by one after it
+// (package embedded creates one element past the end of a list at a time).
 type writer struct {
 	d       *Doc
 	changes []embedded.Change
 	appends []embedded.Change
-	lines   *lineCut
+	// gone holds, by the path of a list, the positions of the elements
+	// the batch deletes from it (afterDeletes).
+	gone map[string][]int
 	// cursor is where the next search of an overlay list starts (find).
 	cursor map[*yaml.Node]int
 }
 
 func newWriter(d *Doc) *writer {
-	return &writer{d: d, lines: newLineCut(d.text)}
+	return &writer{d: d}
 }
 
 func (w *writer) empty() bool {
-	return len(w.changes) == 0 && len(w.appends) == 0 && w.lines.none()
+	return len(w.changes) == 0 && len(w.appends) == 0
 }
 
 func (w *writer) yaml() bool { return w.d.opts.Format == YAML }
@@ -56,7 +57,7 @@ func (w *writer) diff(path fieldpath.Path, a, b *yaml.Node) error {
 			return err
 		}
 	}
-	return w.replace(path, b)
+	return w.replace(path, a, b)
 }
 
 // diffInside edits inside two collections of one kind; false when the
@@ -78,15 +79,15 @@ func (w *writer) diffInside(path fieldpath.Path, a, b *yaml.Node) (bool, error) 
 	return false, nil
 }
 
-// replace writes b whole at path.
-func (w *writer) replace(path fieldpath.Path, b *yaml.Node) error {
+// replace writes b whole at path, where a is, in a's style (replacedStyle).
+func (w *writer) replace(path fieldpath.Path, a, b *yaml.Node) error {
 	if len(path) == 0 {
 		return ErrOtherKind
 	}
 	if err := w.newKeys(path, b); err != nil {
 		return err
 	}
-	w.changes = append(w.changes, w.set(path, b, false))
+	w.changes = append(w.changes, w.set(path, w.replacedStyle(a, b), false))
 	return nil
 }
 

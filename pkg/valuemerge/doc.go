@@ -15,11 +15,12 @@
 // The base keeps its layout. Doc writes a document's new value as edits of
 // its text through package embedded: only what differs is rewritten; key
 // order, indentation, spacing, quoting, comments and blank lines elsewhere
-// stay byte for byte; new keys come after the existing ones in the base's
-// style; elements of a list merged by key stay where they are, removed ones
-// go with their lines. Package embedpatch writes multi-patch's patches into
-// strings with it too. Merging the same overlay twice gives the same text
-// as merging it once.
+// stay byte for byte; new keys and strings come after the existing ones in
+// the base's style (quoted where it quotes every one); elements of a list
+// merged by key stay where they are, removed ones go with the lines and
+// comments they own; a list replaced keeps its block style. Package
+// embedpatch writes multi-patch's patches into strings with it too.
+// Merging the same overlay twice gives the same text as merging it once.
 //
 // Merge is the entry point; Check validates a value alone and ParseFormat
 // reads a config's format field. Every result is checked before it is
@@ -28,6 +29,8 @@
 // both parse, is a MergeError. When a YAML merge cannot be written in place
 // (the base is not a map, a value inherited through a << key goes), the
 // merged nodes are written whole: order and comments kept, blank lines
-// not; a TOML merge that cannot be is written whole by the TOML library:
-// comments lost, keys sorted.
+// not. TOML is written as edits too, arrays of tables and inline tables
+// included; a TOML merge that cannot be (a value inside an inline table
+// becoming a table) is written whole by the TOML library, comments lost
+// and keys sorted, and MergeText says so.
 package valuemerge

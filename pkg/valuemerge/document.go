@@ -161,15 +161,9 @@ type notInPlace struct{ err error }
 func (e notInPlace) Error() string   { return e.err.Error() }
 func (e notInPlace) Unwrap() []error { return []error{ErrNotInPlace, e.err} }
 
-// apply writes the edits collected into text: the lines of the elements
-// taken out first, then the batch, then the elements appended.
+// apply writes the edits collected into text: the batch, then the
+// elements appended.
 func (w *writer) apply(text string) (string, error) {
-	if !w.lines.none() {
-		var ok bool
-		if text, ok = w.lines.text(); !ok {
-			return "", fmt.Errorf("%w: nothing of the text would be left", ErrNotInPlace)
-		}
-	}
 	eo := w.d.opts.Edit
 	eo.Format = w.d.opts.Format.embedded()
 	eo.GivenType, eo.GivenStyle = true, true

@@ -57,3 +57,34 @@ func ExampleMerge_json() {
 	// Output:
 	// {"db": {"host": "db.prod", "pool": 5, "timeoutSeconds": 30}}
 }
+
+// TOML laid out as InfluxDB's sample config: the array of tables the
+// overlay replaces is edited in place, its new key indented as the
+// section's comments are, and every comment stays. MergeText says when a
+// merge could not be written so (Lost is empty here).
+func ExampleMergeText_toml() {
+	base := `[meta]
+  # Where the metadata/raft database is stored
+  dir = "/var/lib/influxdb/meta"
+
+[[graphite]]
+  # Determines whether the graphite endpoint is enabled.
+  # enabled = false
+`
+	m, err := valuemerge.MergeText(valuemerge.TOML, base, "[[graphite]]\nenabled = true\n")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(m.Text)
+	fmt.Printf("lost: %q\n", m.Lost)
+	// Output:
+	// [meta]
+	//   # Where the metadata/raft database is stored
+	//   dir = "/var/lib/influxdb/meta"
+	//
+	// [[graphite]]
+	//   # Determines whether the graphite endpoint is enabled.
+	//   # enabled = false
+	//   enabled = true
+	// lost: ""
+}

@@ -171,14 +171,11 @@ func TestMergeKeysJSON(t *testing.T) {
 }
 `,
 	}, {
-		"delete: the list written whole in the base's layout",
+		"delete: the element goes, the others stay as written",
 		`{"receivers": [{"name": "team-a", "$patch": "delete"}]}`,
 		`{
   "receivers": [
-    {
-      "name": "team-b",
-      "email": "b@example.com"
-    }
+    {"name": "team-b", "email": "b@example.com"}
   ],
   "route": {"receiver": "team-a"}
 }

@@ -245,3 +245,12 @@ func naturalLines(s string) []natLine {
 	}
 	return out
 }
+
+// lineEnd is the offset after the line break of the line holding off (the
+// text's end when the line has none).
+func lineEnd(s string, off int) int {
+	if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(s)
+}

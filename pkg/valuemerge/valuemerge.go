@@ -77,35 +77,52 @@ func (e *MergeError) Error() string { return e.Msg }
 // counts as an empty map; a blank overlay is an error. The lists that
 // lists declare (JSON and YAML) merge by key instead of being replaced.
 func Merge(format Format, base, overlay string, lists ...schema.ListKeys) (string, error) {
-	out, _, err := MergeLists(format, base, overlay, lists, false)
-	return out, err
+	m, err := MergeText(format, base, overlay, lists...)
+	return m.Text, err
 }
 
-// MergeLists is Merge, also saying what each of lists leads to in the
-// merged value (schema.Reach, one for each): a declaration that leads to
-// no list merged nothing by its keys, and the overlay's list replaced the
-// base's whole. For a Secret's value (secret), what Reach says names no
-// key of it.
-func MergeLists(format Format, base, overlay string, lists []schema.ListKeys, secret bool) (string, []schema.Reach, error) {
+// Merged is a merge's result: its text, what that text does not keep of
+// the base's, and what the list declarations led to.
+type Merged struct {
+	Text string
+	// Lost, when not empty, says what the text loses of the base's
+	// (comments, layout, key order), for a warning, and Why why, naming
+	// a place in the value (which may be secret): a TOML merge that
+	// cannot be written as edits of the base is written whole by the
+	// TOML library.
+	Lost, Why string
+	// Reaches says, for each list declaration (JSON and YAML), what it
+	// leads to in the merged value (schema.Reach): one that leads to no
+	// list merged nothing by its keys, and the overlay's list replaced
+	// the base's whole.
+	Reaches []schema.Reach
+}
+
+// MergeText is Merge, saying what the result loses of the base's text.
+func MergeText(format Format, base, overlay string, lists ...schema.ListKeys) (Merged, error) {
+	return MergeLists(format, base, overlay, lists, false)
+}
+
+// MergeLists is MergeText, also saying what each of lists leads to
+// (Merged.Reaches). For a Secret's value (secret), what a Reach says
+// names no key of it.
+func MergeLists(format Format, base, overlay string, lists []schema.ListKeys, secret bool) (Merged, error) {
+	var text string
+	var reaches []schema.Reach
+	var err error
 	switch format {
 	case JSON, YAML:
-		return mergeDoc(format, base, overlay, lists, secret)
-	}
-	out, err := mergeFlat(format, base, overlay)
-	return out, nil, err
-}
-
-// mergeFlat merges the formats that hold no lists.
-func mergeFlat(format Format, base, overlay string) (string, error) {
-	switch format {
+		text, reaches, err = mergeDoc(format, base, overlay, lists, secret)
 	case Properties:
-		return mergeLines(format, readProperties, base, overlay)
+		text, err = mergeLines(format, readProperties, base, overlay)
 	case Env:
-		return mergeLines(format, readEnv, base, overlay)
+		text, err = mergeLines(format, readEnv, base, overlay)
 	case TOML:
 		return mergeTOML(base, overlay)
+	default:
+		err = fmt.Errorf("unknown format %q; give %s", format, formatNames)
 	}
-	return "", fmt.Errorf("unknown format %q; give %s", format, formatNames)
+	return Merged{Text: text, Reaches: reaches}, err
 }
 
 // Check reports whether s is valid in format; which ("base", "overlay")

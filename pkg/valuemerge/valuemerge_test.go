@@ -104,7 +104,7 @@ var mergeCases = []mergeCase{
 		want:    `{"caf\u00e9": 3}`,
 	},
 	{
-		name:   "YAML keeps comments, blank lines, indentation and quoting; a list replaced is edited where it differs",
+		name:   "YAML keeps comments, blank lines, indentation and quoting; a list replaced is edited where it differs, a string in its quoting",
 		format: YAML,
 		base: `# Prometheus config
 global:
@@ -147,7 +147,7 @@ global:
         nested: [a, b]
 
 scrape_configs:
-  - job_name: node
+  - job_name: "node"
 rule_files: [a.yml]
 # end
 `,

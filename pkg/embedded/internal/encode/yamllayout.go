@@ -19,6 +19,9 @@ type YAMLLayout struct {
 	// KeyQuote is how the document quotes every key (span.Double,
 	// span.Single), which new keys follow, or span.Plain: as needed.
 	KeyQuote span.Style
+	// StrQuote is how the document quotes every string, which new
+	// strings follow unless given quoted, or span.Plain: as needed.
+	StrQuote span.Style
 }
 
 // KeepFlow reports whether v is a map or list to write in flow style, as
@@ -29,26 +32,56 @@ func (l YAMLLayout) KeepFlow(v *yaml.Node) bool {
 
 // Key writes a new map key, in the document's key quoting.
 func (l YAMLLayout) Key(k string, inFlow bool) string {
-	if l.Quote || l.KeyQuote == span.Double {
+	if l.Quote {
 		return YAMLDoubleQuote(k)
 	}
-	if l.KeyQuote == span.Single {
-		if s, ok := YAMLSingleQuote(k); ok {
-			return s
-		}
-		return YAMLDoubleQuote(k)
+	if s, ok := quotedAs(l.KeyQuote, k); ok {
+		return s
 	}
 	return YAMLKey(k, inFlow)
+}
+
+// quotedAs writes s in style, span.Double or span.Single (double-quoted
+// where single quotes cannot hold it); false for span.Plain.
+func quotedAs(style span.Style, s string) (string, bool) {
+	switch style {
+	case span.Double:
+		return YAMLDoubleQuote(s), true
+	case span.Single:
+		if q, ok := YAMLSingleQuote(s); ok {
+			return q, true
+		}
+		return YAMLDoubleQuote(s), true
+	}
+	return "", false
 }
 
 // str writes the scalar v as a new value (in a flow collection when
 // inFlow).
 func (l YAMLLayout) str(v *yaml.Node, inFlow bool) string {
-	tag := scalartype.At(nil, v)
-	if l.Quote && tag == span.StrTag {
+	return l.NewScalar(scalartype.At(nil, v), v, inFlow)
+}
+
+// NewScalar writes the scalar v, of type tag, where no scalar was (in a
+// flow collection when inFlow): a string double-quoted in JSON-like YAML,
+// quoted as given under Given, else quoted as the document quotes every
+// string, else plain where it can be.
+func (l YAMLLayout) NewScalar(tag string, v *yaml.Node, inFlow bool) string {
+	if tag != span.StrTag {
+		return YAMLScalar(tag, v.Value, nil, inFlow, l.NL)
+	}
+	if l.Quote {
 		return YAMLDoubleQuote(v.Value)
 	}
-	if l.Given && tag == span.StrTag {
+	if l.Given && v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		if s, ok := GivenQuote(v, inFlow); ok {
+			return s
+		}
+	}
+	if s, ok := quotedAs(l.StrQuote, v.Value); ok {
+		return s
+	}
+	if l.Given {
 		if s, ok := GivenQuote(v, inFlow); ok {
 			return s
 		}

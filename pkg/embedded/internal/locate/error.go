@@ -17,6 +17,9 @@ type Error struct {
 	// name of the key holding it (….json) says it is (Options.Format
 	// overrides that).
 	NamedJSON bool
+	// GivenJSON is set when the text is valid YAML but not JSON, the
+	// format the caller gave (Options.Format).
+	GivenJSON bool
 }
 
 // Error returns the message.
@@ -26,7 +29,7 @@ func (e *Error) Error() string { return e.Msg }
 // segment numbering of the path that led there, by segments before it.
 func Shift(err error, by int) error {
 	if e, ok := err.(*Error); ok {
-		return &Error{Segment: e.Segment + by, Msg: e.Msg, Missing: e.Missing, Near: e.Near, NamedJSON: e.NamedJSON}
+		return &Error{Segment: e.Segment + by, Msg: e.Msg, Missing: e.Missing, Near: e.Near, NamedJSON: e.NamedJSON, GivenJSON: e.GivenJSON}
 	}
 	return err
 }

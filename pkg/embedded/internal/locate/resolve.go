@@ -114,8 +114,10 @@ func (r resolver) selectError(n *span.Node, i int, sel fieldpath.Selection) erro
 		err.(*Error).Missing = sel.Missing
 		return err
 	case n.Kind == span.Seq && sel.Missing:
-		err := d.Errorf(i, "no element of the %s matches %s", d.Describe(n), seg)
-		err.(*Error).Missing = true
+		hint, _ := fieldpath.NoMatch[*span.Node](docTree{d, i}, n, seg, d.Secret)
+		err := d.Errorf(i, "no element of the %s matches %s", d.Describe(n), seg).(*Error)
+		err.Msg += hint
+		err.Missing = true
 		return err
 	case n.Kind == span.Seq:
 		return d.Errorf(i, "the %s is a list; %q needs a map (select elements with [name=value], an index or *)", d.Describe(n), seg.Key)

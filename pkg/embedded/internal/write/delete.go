@@ -8,10 +8,12 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/embedded/internal/span"
 )
 
-// deleteEntry is the edit that removes entry idx of the map at p, one of
-// the entries gone. When every entry goes and new ones follow, they start
-// where the first old one started. A map losing every entry and gaining
-// none is written {} instead (emptyMap).
+// deleteEntry is the edit that removes entry idx of the map, or of the
+// JSON or flow list, at p, one of the entries gone. When every entry goes
+// and new ones follow, they start where the first old one started. A
+// collection losing every entry and gaining none is written {} or []
+// instead (emptyCollection); a YAML block list's elements go together
+// (deleteBlockElements).
 func (w *writer) deleteEntry(p locate.Place, idx int, gone map[int]bool) (Edit, error) {
 	if w.d.Format == span.JSON || p.N.Flow {
 		return w.deleteFlowEntry(p.N, idx, gone), nil
@@ -19,7 +21,7 @@ func (w *writer) deleteEntry(p locate.Place, idx int, gone map[int]bool) (Edit, 
 	return w.deleteBlockEntry(p.N, idx)
 }
 
-// deleteFlowEntry is deleteEntry for a JSON or flow map: the entry goes
+// deleteFlowEntry is deleteEntry for a JSON or flow collection: the entry goes
 // with the separator after it while no entry before it stays, and with the
 // separator before it otherwise. Comments between the entries stay
 // (gapComments).
@@ -260,33 +262,39 @@ func (w *writer) gapComments(from, to int) (text string, found bool) {
 	return b.String(), found
 }
 
-// emptyMap is the edit that writes the map at p as {}. A YAML flow map
-// keeps the comments between its entries (emptiedFlowMap).
-func (w *writer) emptyMap(p locate.Place) (Edit, error) {
+// emptyCollection is the edit that writes the map at p as {}, the list
+// as []. A YAML flow collection keeps the comments between its entries
+// (emptiedFlow).
+func (w *writer) emptyCollection(p locate.Place) (Edit, error) {
 	n := p.N
+	open, closer := "{", "}"
+	if n.Kind == span.Seq {
+		open, closer = "[", "]"
+	}
 	if w.d.Format == span.JSON || n.Flow {
-		if text, ok := w.emptiedFlowMap(n); ok {
+		if text, ok := w.emptiedFlow(n, open, closer); ok {
 			return Edit{Start: n.Start, End: n.End, Text: text}, nil
 		}
-		return Edit{Start: n.Start, End: n.End, Text: "{}"}, nil
+		return Edit{Start: n.Start, End: n.End, Text: open + closer}, nil
 	}
 	if n.HasProperties() {
-		return Edit{}, fmt.Errorf("cannot empty a map that has an anchor or a tag")
+		return Edit{}, fmt.Errorf("cannot empty a %s that has an anchor or a tag", n.Kind)
 	}
-	return w.slotEdit(p, " {}", " {}", "{}")
+	return w.slotEdit(p, " "+open+closer, " "+open+closer, open+closer)
 }
 
-// emptiedFlowMap is the text of a YAML flow map that loses every entry,
-// when comments lie between its entries ({"a": 1 # why\n}): the braces,
-// the white space and the comments stay ({ # why\n}); the entries and the
-// commas go. ok is false when there is no such comment, and the map is
-// written {}.
-func (w *writer) emptiedFlowMap(n *span.Node) (text string, ok bool) {
-	if w.d.Format != span.YAML || w.d.Text[n.Start] != '{' || n.CloseAt <= n.Start || w.d.Text[n.CloseAt] != '}' {
+// emptiedFlow is the text of a YAML flow collection, between brackets
+// open and closer, that loses every entry, when comments lie between its
+// entries ({"a": 1 # why\n}): the brackets, the white space and the
+// comments stay ({ # why\n}); the entries and the commas go. ok is false
+// when there is no such comment, and the collection is written {} or [].
+func (w *writer) emptiedFlow(n *span.Node, open, closer string) (text string, ok bool) {
+	t := w.d.Text
+	if w.d.Format != span.YAML || t[n.Start] != open[0] || n.CloseAt <= n.Start || t[n.CloseAt] != closer[0] {
 		return "", false
 	}
 	var b strings.Builder
-	b.WriteByte('{')
+	b.WriteString(open)
 	from := n.Start + 1
 	for i := range n.Children {
 		s, found := w.gapComments(from, w.flowEntryStart(n, i))
@@ -296,6 +304,6 @@ func (w *writer) emptiedFlowMap(n *span.Node) (text string, ok bool) {
 	}
 	s, found := w.gapComments(from, n.CloseAt)
 	b.WriteString(s)
-	b.WriteByte('}')
+	b.WriteString(closer)
 	return b.String(), ok || found
 }

@@ -143,70 +143,7 @@ func (w *writer) commaFact(n *span.Node, f *layoutFacts) {
 // yamlLayout is how new YAML is laid out in this document.
 func (w *writer) yamlLayout() encode.YAMLLayout {
 	d := w.d
+	q := w.quoting()
 	return encode.YAMLLayout{Unit: d.Unit, SeqIndented: d.SeqIndented >= 0, NL: d.Newline, Quote: d.Jsonish,
-		Given: w.opts.GivenStyle, KeyQuote: w.keyQuoting()}
-}
-
-// keyQuoting is how the document quotes its keys, which new keys copy:
-// span.Double or span.Single when every key is quoted so (jsonnet writes
-// "key": ...), span.Plain otherwise. Worked out once per edit: a batch
-// writes many values.
-func (w *writer) keyQuoting() span.Style {
-	if w.keyQuote == nil {
-		q := keyQuotingOf(w.d.Tree)
-		w.keyQuote = &q
-	}
-	return *w.keyQuote
-}
-
-// keyQuotingOf works out keyQuoting over every key of the document.
-func keyQuotingOf(t *span.Tree) span.Style {
-	if t.Format != span.YAML || t.Root == nil {
-		return span.Plain
-	}
-	var q keyQuote
-	if !q.takeAll(t.Root) || !q.found {
-		return span.Plain
-	}
-	return q.style
-}
-
-// keyQuote is the quoting of the keys seen so far.
-type keyQuote struct {
-	style span.Style
-	found bool
-}
-
-// takeAll notes the quoting of the keys of every map in the tree below
-// root, and reports false at the first key take refuses.
-func (q *keyQuote) takeAll(root *span.Node) bool {
-	stack := []*span.Node{root}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if !q.take(n.Keys) {
-			return false
-		}
-		for _, c := range n.Children {
-			if c.Kind == span.Map || c.Kind == span.Seq {
-				stack = append(stack, c)
-			}
-		}
-	}
-	return true
-}
-
-// take notes the quoting of scalar keys, and reports false at one that is
-// plain or quoted otherwise than those before.
-func (q *keyQuote) take(keys []*span.Node) bool {
-	for _, k := range keys {
-		if k.Kind != span.Scalar {
-			continue
-		}
-		if k.Style != span.Single && k.Style != span.Double || q.found && k.Style != q.style {
-			return false
-		}
-		q.style, q.found = k.Style, true
-	}
-	return true
+		Given: w.opts.GivenStyle, KeyQuote: q.keys, StrQuote: q.strings}
 }

@@ -77,12 +77,7 @@ func (w *writer) rewriteYAMLScalar(n *span.Node, v *yaml.Node, tag string) (Edit
 // was, in the style the document (or the value given) asks for.
 func (w *writer) newYAMLScalar(p locate.Place, v *yaml.Node, tag string) (Edit, Check, error) {
 	n := p.N
-	text := encode.YAMLScalar(tag, v.Value, nil, n.InFlow, w.d.Newline)
-	if w.d.Jsonish && tag == span.StrTag {
-		text = encode.YAMLDoubleQuote(v.Value)
-	} else if s, ok := w.givenText(tag, v, n.InFlow); ok {
-		text = s
-	}
+	text := w.yamlLayout().NewScalar(tag, v, n.InFlow)
 	want := encode.YAMLReadBack(tag, v.Value, text)
 	if n.InFlow {
 		return Edit{Start: n.Start, End: n.End, Text: w.spaced(n.Start, text)}, Check{Want: want}, nil

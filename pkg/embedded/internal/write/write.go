@@ -58,9 +58,9 @@ type writer struct {
 	checks map[string]Check
 	// layout is what the JSON text says of its layout (jsonLayout).
 	layout *layoutFacts
-	// keyQuote is how every key is quoted, if alike (keyQuoting); nil
+	// quotes is how keys and strings are quoted, if alike (quoting); nil
 	// until needed.
-	keyQuote *span.Style
+	quotes *quoting
 }
 
 // replaceAt writes v (or SetText's raw text) over the value at p.

@@ -92,12 +92,15 @@ generate:
 	$(GO) generate ./...
 
 # Release artifacts in dist/: static binaries for linux/amd64, linux/arm64 and
-# darwin/arm64, a CycloneDX SBOM of each, the Helm 4 plugin archives,
+# darwin/arm64, a CycloneDX SBOM of each, the Helm 4 plugin archives (signed:
+# HELM_SIGNING_KEY, HELM_SIGNING_KEYRING, HELM_SIGNING_PUBRING, see
+# build/release.sh),
 # SHA256SUMS, and one multi-arch image (linux/amd64 + arm64) per function
 # tagged VERSION (and vX.Y, vX unless a pre-release such as v0.3.0-rc.1).
 # build/release.sh checks VERSION. Offline: no base image is pulled.
 release:
 	@./build/tools.sh release
+	@./build/tools.sh helm
 	./build/release.sh $(VERSION) $(FUNCTIONS)
 
 images: build

@@ -7,10 +7,21 @@
 #       post-renderer, ready for `helm plugin install DIR/FUNCTION`
 #   build/helm-plugin.sh DIR VERSION FUNCTION BINARY OS/ARCH
 #       the release archive DIR/FUNCTION-X.Y.Z-OS-ARCH.tgz holding the same
-#       under FUNCTION/, for `helm plugin install FILE-or-URL`
+#       under FUNCTION/, packaged by `helm plugin package --sign`, with its
+#       provenance DIR/FUNCTION-X.Y.Z-OS-ARCH.tgz.prov beside it, for
+#       `helm plugin install FILE-or-URL` (which verifies it)
 #
-# Helm names an archive's plugin by the file name up to "-X.Y.Z" and looks
-# for FUNCTION/plugin.yaml inside, so the name must be exactly this shape.
+# An archive's plugin version is X.Y.Z-OS-ARCH: Helm names the archive after
+# the plugin's name and version, and the provenance signs that name, so an
+# archive per platform needs a version per platform. (Not semver's build
+# metadata, X.Y.Z+OS-ARCH: GitHub may rename a release asset with a "+".)
+# Helm reads the plugin's name from the file name up to "-X.Y.Z".
+#
+# Signing (archives only): HELM_SIGNING_KEY names the PGP key (helm's --key),
+# HELM_SIGNING_KEYRING is the secret keyring holding it (a binary keyring,
+# `gpg --export-secret-keys`), HELM_SIGNING_PASSPHRASE_FILE its passphrase
+# if it has one. HELM_PLUGIN_SIGN=0 packages without signing (no .prov: for
+# a try, never for a release). Helm is $HELM4, or bin/tools/helm4.
 # `make helm-plugins` and build/release.sh run this.
 set -euo pipefail
 
@@ -20,9 +31,10 @@ if [ $# -lt 4 ] || [ $# -gt 5 ]; then
   exit 2
 fi
 dir=$1 version=${2#v} fn=$3 bin=$4 platform=${5:-}
+helm=${HELM4:-$root/bin/tools/helm4}
 
 write_plugin() {
-  local to=$1
+  local to=$1 version=$2
   mkdir -p "$to"
   # The version must be strict semver without the "v" (Helm checks it).
   cat >"$to/plugin.yaml" <<YAML
@@ -49,16 +61,25 @@ YAML
 
 if [ -z "$platform" ]; then
   rm -rf "${dir:?}/$fn"
-  write_plugin "$dir/$fn"
+  write_plugin "$dir/$fn" "$version"
   exit 0
 fi
 
+sign=(--sign=false)
+if [ "${HELM_PLUGIN_SIGN:-1}" != 0 ]; then
+  if [ -z "${HELM_SIGNING_KEY:-}" ] || [ ! -f "${HELM_SIGNING_KEYRING:-}" ]; then
+    echo "$0: a release archive is signed: set HELM_SIGNING_KEY (the key's name) and HELM_SIGNING_KEYRING (the secret keyring holding it); HELM_PLUGIN_SIGN=0 packages it unsigned" >&2
+    exit 1
+  fi
+  sign=(--sign --key "$HELM_SIGNING_KEY" --keyring "$HELM_SIGNING_KEYRING")
+  [ -n "${HELM_SIGNING_PASSPHRASE_FILE:-}" ] && sign+=(--passphrase-file "$HELM_SIGNING_PASSPHRASE_FILE")
+fi
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-write_plugin "$stage/$fn"
-archive=$dir/$fn-$version-${platform%/*}-${platform#*/}.tgz
-mkdir -p "$dir"
-# Reproducible: sorted names, no owner, the commit's time, no gzip timestamp.
+write_plugin "$stage/$fn" "$version-${platform%/*}-${platform#*/}"
+# Reproducible: Helm writes the files' times and no gzip timestamp; the
+# files take the commit's time.
 mtime=$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 0)
-tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -cf - "$fn" |
-  gzip -n -9 >"$archive"
+find "$stage/$fn" -exec touch -h -d "@$mtime" {} +
+mkdir -p "$dir"
+"$helm" plugin package "${sign[@]}" -d "$dir" "$stage/$fn" >/dev/null

@@ -9,9 +9,20 @@
 #                                              module list Go embeds in it); the
 #                                              linux ones are also the images'
 #   <function>-<X.Y.Z>-<os>-<arch>.tgz         the Helm 4 post-renderer plugin
-#                                              (build/helm-plugin.sh)
+#                                              (build/helm-plugin.sh: helm
+#                                              plugin package --sign), and
+#   <function>-<X.Y.Z>-<os>-<arch>.tgz.prov    its provenance, which
+#                                              helm plugin install verifies
+#   patchwork-keyring.gpg                      the public key that signed them
+#                                              (for helm's --keyring)
 #   SHA256SUMS                                 checksums of all of the above
 #                                              (sha256sum -c SHA256SUMS)
+#
+# The plugins are signed with the PGP key HELM_SIGNING_KEY names, from the
+# secret keyring HELM_SIGNING_KEYRING (HELM_SIGNING_PASSPHRASE_FILE if it
+# has a passphrase); HELM_SIGNING_PUBRING is its public keyring, published
+# as patchwork-keyring.gpg and checked against each archive (helm plugin
+# verify) before the release counts it built.
 #
 # and, unless RELEASE_IMAGES=0, one image manifest list per function for
 # linux/amd64 and linux/arm64, $IMAGE_REPO/<function>:<version> with OCI
@@ -43,6 +54,11 @@ if [ ! -x "$cyclonedx" ]; then
   echo "release: $cyclonedx is missing: run './build/tools.sh release' (make release does)" >&2
   exit 1
 fi
+helm=${HELM4:-$root/bin/tools/helm4}
+if [ -z "${HELM_SIGNING_KEY:-}" ] || [ ! -f "${HELM_SIGNING_KEYRING:-}" ] || [ ! -f "${HELM_SIGNING_PUBRING:-}" ]; then
+  echo "release: the Helm plugins are signed: set HELM_SIGNING_KEY (the key's name), HELM_SIGNING_KEYRING (its secret keyring) and HELM_SIGNING_PUBRING (its public keyring)" >&2
+  exit 1
+fi
 
 cd "$root"
 commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
@@ -61,10 +77,12 @@ for fn in "$@"; do
     # Deterministic (no serial number or timestamp): the same commit gives
     # the same SBOM. The binary's hashes are in it.
     "$cyclonedx" bin -json -noserial -notimestamp -version "$version" -output "$out.cdx.json" "$out"
-    "$root/build/helm-plugin.sh" "$dist" "$version" "$fn" "$out" "$target"
-    echo "release: built $(basename "$out"), its SBOM and Helm plugin"
+    HELM_PLUGIN_SIGN=1 "$root/build/helm-plugin.sh" "$dist" "$version" "$fn" "$out" "$target"
+    "$helm" plugin verify --keyring "$HELM_SIGNING_PUBRING" "$dist/$fn-${version#v}-$os-$arch.tgz" >/dev/null
+    echo "release: built $(basename "$out"), its SBOM and signed Helm plugin"
   done
 done
+cp "$HELM_SIGNING_PUBRING" "$dist/patchwork-keyring.gpg"
 (cd "$dist" && sha256sum -- * >SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS)
 echo "release: wrote SHA256SUMS"
 

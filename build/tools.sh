@@ -80,7 +80,7 @@ release_tools() {
 
 podman() {
   local need=() pkg
-  for pkg in podman runc podman-docker curl; do
+  for pkg in podman runc podman-docker curl gpg; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
   done
   [ ${#need[@]} -eq 0 ] && return 0

@@ -104,22 +104,68 @@ func TestHelm3PostRenderer(t *testing.T) {
 
 // helmPlugin assembles a function's Helm 4 plugin with build/helm-plugin.sh
 // (what `make helm-plugins` and the release run) from this run's binary:
-// its directory, or with platform its archive.
-func helmPlugin(t *testing.T, dir, version, fn, platform string) string {
+// its directory, or with platform its archive, signed with key (a
+// throwaway key, signingKey) as a release signs it, its .prov beside it.
+func helmPlugin(t *testing.T, dir, version, fn, platform string, key ...signer) string {
 	t.Helper()
 	args := []string{dir, version, fn, requireFunction(t, fn)}
 	if platform != "" {
 		args = append(args, platform)
 	}
-	r := run(t, env.root, nil, nil, filepath.Join(env.root, "build", "helm-plugin.sh"), args...)
+	var sign []string
+	for _, k := range key {
+		sign = k.env
+	}
+	r := run(t, env.root, sign, nil, filepath.Join(env.root, "build", "helm-plugin.sh"), args...)
 	if r.code != 0 {
 		t.Fatalf("build/helm-plugin.sh:\n%s", r)
 	}
 	if platform == "" {
 		return filepath.Join(dir, fn)
 	}
+	return filepath.Join(dir, pluginArchive(fn, version, platform))
+}
+
+// pluginArchive is the name of a plugin's release archive:
+// FUNCTION-X.Y.Z-OS-ARCH.tgz (build/helm-plugin.sh says why).
+func pluginArchive(fn, version, platform string) string {
 	os, arch, _ := strings.Cut(platform, "/")
-	return filepath.Join(dir, fmt.Sprintf("%s-%s-%s-%s.tgz", fn, strings.TrimPrefix(version, "v"), os, arch))
+	return fmt.Sprintf("%s-%s-%s-%s.tgz", fn, strings.TrimPrefix(version, "v"), os, arch)
+}
+
+// signer is a throwaway PGP key: the environment with which
+// build/helm-plugin.sh and build/release.sh sign with it, and the public
+// keyring that verifies what it signed.
+type signer struct {
+	env     []string
+	pubring string
+}
+
+// signingKey generates a throwaway key (no passphrase) in a GnuPG home of
+// the test's own, exported as the binary keyrings Helm reads; the home's
+// agent is stopped when the test ends.
+func signingKey(t *testing.T) signer {
+	t.Helper()
+	gpg := tool(t, "gpg", "apt-get install gpg (make tools does, as root)")
+	dir := t.TempDir()
+	home := []string{"GNUPGHOME=" + filepath.Join(dir, "gnupg")}
+	must(t, os.Mkdir(filepath.Join(dir, "gnupg"), 0o700))
+	t.Cleanup(func() { run(t, dir, home, nil, "gpgconf", "--kill", "gpg-agent") })
+	const spec = "%no-protection\nKey-Type: RSA\nKey-Length: 2048\nName-Real: patchwork e2e\nName-Email: e2e@patchwork.invalid\nExpire-Date: 0\n%commit\n"
+	if r := run(t, dir, home, []byte(spec), gpg, "--batch", "--gen-key"); r.code != 0 {
+		t.Fatalf("gpg --gen-key:\n%s", r)
+	}
+	s := signer{pubring: filepath.Join(dir, "pubring.gpg")}
+	secring := filepath.Join(dir, "secring.gpg")
+	for file, export := range map[string]string{secring: "--export-secret-keys", s.pubring: "--export"} {
+		r := run(t, dir, home, nil, gpg, "--batch", export)
+		if r.code != 0 {
+			t.Fatalf("gpg %s:\n%s", export, r)
+		}
+		must(t, os.WriteFile(file, []byte(r.stdout), 0o600))
+	}
+	s.env = []string{"HELM_SIGNING_KEY=patchwork e2e", "HELM_SIGNING_KEYRING=" + secring, "HELM_SIGNING_PUBRING=" + s.pubring}
+	return s
 }
 
 // helm4Render renders the chart through an installed plugin and compares
@@ -154,29 +200,50 @@ func TestHelm4Plugin(t *testing.T) {
 	}
 }
 
-// TestHelm4PluginArchive installs the release archive, from a file and
-// from a URL (a local server standing in for the GitHub release).
+// TestHelm4PluginArchive signs the release archive with a throwaway key
+// (helm plugin package --sign, as the release does), verifies it (helm
+// plugin verify), installs it with verification on from a file and from a
+// URL (a local server standing in for the GitHub release), and refuses a
+// tampered one.
 func TestHelm4PluginArchive(t *testing.T) {
 	helm := helmBin(t, 4)
 	const fn = "multi-patch"
 	requireFunction(t, fn)
-	archive := helmPlugin(t, t.TempDir(), "v0.3.0-rc.1", fn, runtime.GOOS+"/"+runtime.GOARCH)
+	key := signingKey(t)
+	archive := helmPlugin(t, t.TempDir(), "v0.3.0-rc.1", fn, runtime.GOOS+"/"+runtime.GOARCH, key)
+	if r := run(t, env.root, nil, nil, helm, "plugin", "verify", archive, "--keyring", key.pubring); r.code != 0 ||
+		!strings.Contains(r.stdout, "Signed by: patchwork e2e") {
+		t.Fatalf("helm plugin verify:\n%s", r)
+	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Dir(archive))))
 	defer srv.Close()
 	for source, from := range map[string]string{"file": archive, "URL": srv.URL + "/" + filepath.Base(archive)} {
 		t.Run(source, func(t *testing.T) {
 			home := helmHome(t)
-			r := run(t, env.root, home, nil, helm, "plugin", "install", from, "--verify=false")
-			if r.code != 0 {
-				t.Fatalf("installing the plugin archive from a %s:\n%s", source, r)
+			r := run(t, env.root, home, nil, helm, "plugin", "install", from, "--keyring", key.pubring)
+			if r.code != 0 || !strings.Contains(r.stdout, "Plugin Hash Verified") {
+				t.Fatalf("installing the signed plugin archive from a %s:\n%s", source, r)
 			}
 			r = run(t, env.root, home, nil, helm, "plugin", "list")
-			if !strings.Contains(r.stdout, "0.3.0-rc.1") || !strings.Contains(r.stdout, "postrenderer/v1") {
-				t.Errorf("helm plugin list does not show the plugin's version and type:\n%s", r)
+			if !strings.Contains(r.stdout, "0.3.0-rc.1-"+runtime.GOOS+"-"+runtime.GOARCH) || !strings.Contains(r.stdout, "postrenderer/v1") ||
+				!strings.Contains(r.stdout, "signed") {
+				t.Errorf("helm plugin list does not show the plugin's version, type and provenance:\n%s", r)
 			}
 			helm4Render(t, helm, home, fn)
 		})
 	}
+	t.Run("tampered", func(t *testing.T) {
+		raw, err := os.ReadFile(archive)
+		must(t, err)
+		raw[len(raw)/2] ^= 0xff
+		must(t, os.WriteFile(archive, raw, 0o644))
+		if r := run(t, env.root, nil, nil, helm, "plugin", "verify", archive, "--keyring", key.pubring); r.code == 0 {
+			t.Errorf("helm plugin verify passed a tampered archive:\n%s", r)
+		}
+		if r := run(t, env.root, helmHome(t), nil, helm, "plugin", "install", archive, "--keyring", key.pubring); r.code == 0 {
+			t.Errorf("helm plugin install took a tampered archive:\n%s", r)
+		}
+	})
 }
 
 // TestHelmDocs runs docs/integrations.md's Helm commands as a user would,
@@ -269,8 +336,12 @@ func TestHelmDocs(t *testing.T) {
 		// A local server stands in for the GitHub release: the archive
 		// build/release.sh would publish, and SHA256SUMS.
 		release := t.TempDir()
-		archive := helmPlugin(t, release, "v0.1.0", "multi-patch", "linux/amd64")
-		r := run(t, release, nil, nil, "sha256sum", filepath.Base(archive))
+		key := signingKey(t)
+		archive := helmPlugin(t, release, "v0.1.0", "multi-patch", "linux/amd64", key)
+		keyring, err := os.ReadFile(key.pubring)
+		must(t, err)
+		must(t, os.WriteFile(filepath.Join(release, "patchwork-keyring.gpg"), keyring, 0o644))
+		r := run(t, release, nil, nil, "sha256sum", filepath.Base(archive), filepath.Base(archive)+".prov", "patchwork-keyring.gpg")
 		if err := os.WriteFile(filepath.Join(release, "SHA256SUMS"), []byte(r.stdout), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -285,7 +356,8 @@ func TestHelmDocs(t *testing.T) {
 			t.Fatalf("the block no longer downloads from %s:\n%s", github, block)
 		}
 		out := sh.mustRun(t, strings.ReplaceAll(block, github, srv.URL), "..").stdout
-		for _, want := range []string{"multi-patch-0.1.0-linux-amd64.tgz: OK", "Installed plugin: multi-patch", "multi-patch\t0.1.0"} {
+		for _, want := range []string{"multi-patch-0.1.0-linux-amd64.tgz: OK", "multi-patch-0.1.0-linux-amd64.tgz.prov: OK",
+			"patchwork-keyring.gpg: OK", "Plugin Hash Verified", "Installed plugin: multi-patch", "multi-patch\t0.1.0-linux-amd64"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("the output lacks %q:\n%s", want, out)
 			}

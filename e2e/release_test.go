@@ -25,7 +25,8 @@ import (
 // repository, then build/publish.sh to a local registry (crane's), signing
 // with a key generated here instead of Sigstore's keyless identity. It checks
 // what a user downloads: a stripped static binary per platform that knows
-// its version, a CycloneDX SBOM of each, the Helm plugin archives, checksums
+// its version, a CycloneDX SBOM of each, the Helm plugin archives (signed
+// with a throwaway PGP key: helm plugin verify, and install verifying them), checksums
 // that verify, one multi-arch image list per tag with the OCI labels, runnable
 // with --network none as kpt runs it; then docs/integrations.md's verify
 // commands on the published release, and the digest pinning of the docs.
@@ -57,10 +58,11 @@ func TestRelease(t *testing.T) {
 			}
 		}
 	})
+	signer := signingKey(t) // the Helm plugins' throwaway PGP key
 	release := func(version string, dist string) result {
 		t.Helper()
-		r := run(t, env.root, []string{"DIST_DIR=" + dist, "IMAGE_REPO=" + repo, "IMAGE_IDS_FILE=" + ids,
-			"CYCLONEDX_GOMOD=" + tools["cyclonedx-gomod"]}, nil, filepath.Join(env.root, "build", "release.sh"), version, "multi-patch")
+		r := run(t, env.root, append([]string{"DIST_DIR=" + dist, "IMAGE_REPO=" + repo, "IMAGE_IDS_FILE=" + ids,
+			"CYCLONEDX_GOMOD=" + tools["cyclonedx-gomod"]}, signer.env...), nil, filepath.Join(env.root, "build", "release.sh"), version, "multi-patch")
 		if r.code != 0 {
 			t.Fatalf("release.sh %s failed:\n%s", version, r)
 		}
@@ -127,8 +129,13 @@ func TestRelease(t *testing.T) {
 		t.Errorf("a pre-release pinned the docs:\n%s", d)
 	}
 
+	// No release without the Helm plugins' signing key.
+	r = run(t, env.root, []string{"DIST_DIR=" + t.TempDir(), "RELEASE_IMAGES=0"}, nil, filepath.Join(env.root, "build", "release.sh"), "v0.0.3", "multi-patch")
+	if r.code != 1 || !strings.Contains(r.stderr, "HELM_SIGNING_KEY") {
+		t.Errorf("release.sh without a signing key: want a refusal naming HELM_SIGNING_KEY:\n%s", r)
+	}
 	for _, bad := range []string{"v0.3", "0.3.0", "v0.3.0+build.1", "v0.03.0", "v0.3.0-rc..1"} {
-		r := run(t, env.root, []string{"DIST_DIR=" + t.TempDir(), "RELEASE_IMAGES=0"}, nil, filepath.Join(env.root, "build", "release.sh"), bad, "multi-patch")
+		r := run(t, env.root, append([]string{"DIST_DIR=" + t.TempDir(), "RELEASE_IMAGES=0"}, signer.env...), nil, filepath.Join(env.root, "build", "release.sh"), bad, "multi-patch")
 		if r.code != 2 || !strings.Contains(r.stderr, "vX.Y.Z") {
 			t.Errorf("release.sh %s: want a refusal naming the form:\n%s", bad, r)
 		}
@@ -154,11 +161,12 @@ func checkReleaseFiles(t *testing.T, dist, version string) {
 	}
 	for _, platform := range []string{"linux-amd64", "linux-arm64", "darwin-arm64"} {
 		archive := filepath.Join(dist, "multi-patch-"+strings.TrimPrefix(version, "v")+"-"+platform+".tgz")
-		if _, err := os.Stat(archive); err != nil {
-			t.Errorf("no Helm plugin archive for %s: %v", platform, err)
+		if r := run(t, dist, nil, nil, helmBin(t, 4), "plugin", "verify", archive, "--keyring", filepath.Join(dist, "patchwork-keyring.gpg")); r.code != 0 {
+			t.Errorf("the Helm plugin archive for %s does not verify against its .prov and the release's key:\n%s", platform, r)
 		}
-		files++
+		files += 2 // the archive and its .prov
 	}
+	files++ // patchwork-keyring.gpg
 	entries, err := os.ReadDir(dist)
 	if err != nil {
 		t.Fatal(err)
@@ -177,8 +185,8 @@ func checkReleaseFiles(t *testing.T, dist, version string) {
 		helm := helmBin(t, 4)
 		home := helmHome(t)
 		archive := filepath.Join(dist, "multi-patch-"+strings.TrimPrefix(version, "v")+"-linux-amd64.tgz")
-		if r := run(t, env.root, home, nil, helm, "plugin", "install", archive, "--verify=false"); r.code != 0 {
-			t.Fatalf("installing the release's Helm plugin:\n%s", r)
+		if r := run(t, env.root, home, nil, helm, "plugin", "install", archive, "--keyring", filepath.Join(dist, "patchwork-keyring.gpg")); r.code != 0 {
+			t.Fatalf("installing the release's Helm plugin, verified:\n%s", r)
 		}
 		helm4Render(t, helm, home, "multi-patch")
 	}

@@ -1,4 +1,4 @@
-// Command multi-patch applies strategic merge, JSON and merge patches to
+// Command multi-patch applies strategic merge, JSON, merge and apply patches to
 // every resource a selector matches. It is a KRM function; README.md beside
 // this file is its reference, which --help prints.
 package main

@@ -43,21 +43,25 @@ func Find(root *yaml.Node) []Duplicate {
 
 // Message says what is wrong with a duplicate and what to do, naming the
 // map and both lines "of the resource".
-func (d Duplicate) Message() string {
+func (d Duplicate) Message() string { return d.MessageOf("the resource") }
+
+// MessageOf is Message for a duplicate in what the lines count in: "the
+// resource", "the patch".
+func (d Duplicate) MessageOf(what string) string {
 	where := "at the top level"
 	if d.Path != "" {
 		where = "in " + d.Path
 	}
-	lines := fmt.Sprintf("lines %d and %d", d.Line1, d.Line2)
+	lines := fmt.Sprintf("lines %d and %d of %s", d.Line1, d.Line2, what)
 	if d.Line1 == d.Line2 {
-		lines = fmt.Sprintf("both on line %d", d.Line1)
+		lines = fmt.Sprintf("both on line %d of %s", d.Line1, what)
 	}
 	if d.Other != d.Key {
-		return fmt.Sprintf("the keys %q and %q %s (%s of the resource) are one key to YAML readers, which resolve both to the same value "+
+		return fmt.Sprintf("the keys %q and %q %s (%s) are one key to YAML readers, which resolve both to the same value "+
 			"and keep only the last; kustomize refuses it, and an edit would change the first while readers see the second: remove one, or quote both to make them strings",
 			d.Other, d.Key, where, lines)
 	}
-	return fmt.Sprintf("the key %q is given twice %s (%s of the resource); YAML does not allow it, kustomize refuses it, and readers disagree on which value counts: remove one",
+	return fmt.Sprintf("the key %q is given twice %s (%s); YAML does not allow it, kustomize refuses it, and readers disagree on which value counts: remove one",
 		d.Key, where, lines)
 }
 

@@ -38,3 +38,8 @@ var v2Booleans = map[string]bool{
 	"n": true, "N": true, "no": true, "No": true, "NO": true,
 	"on": true, "On": true, "ON": true, "off": true, "Off": true, "OFF": true,
 }
+
+// V2Boolean reports whether yaml.v2 reads the plain scalar s as a boolean
+// where yaml.v3 reads a string (yes, on, N): the YAML 1.1 booleans yaml.v3's
+// Marshal quotes.
+func V2Boolean(s string) bool { return v2Booleans[s] }

@@ -6,6 +6,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
@@ -26,6 +28,9 @@ const (
 	JSON6902 = patch.JSON
 	// Strategic is a strategic merge patch.
 	Strategic = patch.Strategic
+	// Apply is an apply configuration, merged as server-side apply merges
+	// one.
+	Apply = patch.Apply
 )
 
 // Patch is a parsed patch, ready to apply to any number of documents.
@@ -39,6 +44,8 @@ type Patch struct {
 	// fill is set for a merge or strategic patch that only fills what is missing
 	// (mode: default).
 	fill bool
+	// doc is the compiled document, which an apply patch applies.
+	doc *patch.Doc
 }
 
 // Parse reads a patch written in YAML or JSON, of type typ (0: a list
@@ -51,7 +58,7 @@ func Parse(typ Type, text string, fill bool) (*Patch, error) {
 		return nil, err
 	}
 	d := docs[0]
-	p := &Patch{typ: d.Type, node: d.Node, ops: d.Ops, fill: fill}
+	p := &Patch{typ: d.Type, node: d.Node, ops: d.Ops, fill: fill, doc: d}
 	if p.typ == Merge && !fill && embedded.Check(text, embedded.JSON) == nil {
 		p.json = text
 	}
@@ -70,6 +77,11 @@ type Options struct {
 	// Type is the document's merge metadata for a strategic patch: the
 	// lists declared below the string (nil: every list is replaced).
 	Type *schema.Type
+	// Apply types the document for an apply patch, by its own apiVersion
+	// and kind (a manifest held in a string); a document without them, or
+	// of a kind it does not know, merges as deduced from its values (maps
+	// key by key, lists replaced). nil: the built-in kinds.
+	Apply *apply.Schema
 	// Secret says the string is a Secret's value; messages show no value or
 	// key of it.
 	Secret bool
@@ -170,11 +182,32 @@ func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
 		// RFC 7386: strategic merge without a schema (no list merges),
 		// filling only what is missing for a default.
 		return smpError(smp.MergeWith(r, p.node, nil, so))
+	case p.typ == Apply:
+		t, err := applyType(doc, o)
+		if err != nil {
+			return &Error{Msg: err.Error()}
+		}
+		return smpError(p.doc.Apply(r, patch.Types{Apply: t}))
 	}
 	if err := smp.ValidateWith(p.node, o.Type, so); err != nil {
 		return smpError(smp.Result{}, err)
 	}
 	return smpError(smp.MergeWith(r, p.node, o.Type, so))
+}
+
+// applyType is the type of a document for an apply patch: its kind's, when
+// it names one.
+func applyType(doc *yaml.Node, o Options) (apply.Type, error) {
+	s := o.Apply
+	if s == nil {
+		s = apply.Builtin()
+	}
+	apiVersion, kind := yamltree.Lookup(doc, "apiVersion"), yamltree.Lookup(doc, "kind")
+	if apiVersion == nil || kind == nil || apiVersion.Kind != yaml.ScalarNode || kind.Kind != yaml.ScalarNode {
+		return apply.Type{}.Secret(o.Secret), nil
+	}
+	t, err := s.For(apiVersion.Value, kind.Value)
+	return t.Secret(o.Secret), err
 }
 
 func smpError(_ smp.Result, err error) error {

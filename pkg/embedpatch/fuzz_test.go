@@ -23,9 +23,11 @@ import (
 // text that reads back as a document of the same format meaning what the
 // patch means — RFC 7386 on the decoded values for merge patches, the
 // evanphx library's result for JSON patches, the merge engine's for
-// strategic ones and defaults — and that a merge or strategic patch leaves
-// as it is when applied again. A patch that changes nothing leaves the
-// text byte for byte.
+// strategic ones, apply patches and defaults — and that a merge, strategic
+// or apply patch leaves as it is when applied again. A patch that changes
+// nothing leaves the text byte for byte. typ picks one of the first three
+// types (as the saved corpus has it); every input runs as an apply patch
+// too.
 func FuzzApply(f *testing.F) {
 	f.Add(configJSON, `{"server": {"tls": true}}`, uint8(Merge), false)
 	f.Add(prometheusYAML, "scrape_configs:\n- job_name: api\n  x: 1\n- job_name: node\n  $patch: delete\n", uint8(Strategic), false)
@@ -35,52 +37,60 @@ func FuzzApply(f *testing.F) {
 	f.Add("a: &x {b: 1}\nc: *x\nl: [1, 2]\n", "c: {d: 2}\nl: [3]\n", uint8(Strategic), false)
 	f.Add("# head\nk: v # line\n\nlist:\n- a\n- b\n", "- {op: add, path: /list/1, value: z}\n", uint8(JSON6902), false)
 	f.Add("{}", `{"a": {"b": {"c": null}}}`, uint8(Merge), false)
+	f.Add(configJSON, `{"server": {"port": 1, "new": [1, 2]}}`, uint8(0), false)
+	f.Add("apiVersion: v1\nkind: Pod\nmetadata: {name: p, finalizers: [a]}\nspec:\n  containers:\n  - name: c\n    ports: [{containerPort: 53, protocol: UDP}]\n",
+		"metadata: {finalizers: [b, a]}\nspec: {containers: [{name: c, ports: [{containerPort: 53, protocol: TCP}]}], tolerations: [{key: k}]}\n", uint8(0), false)
 	f.Fuzz(func(t *testing.T, text, patch string, typ uint8, fill bool) {
-		ty := Type(typ%3 + 1)
-		p, err := Parse(ty, patch, fill)
-		if err != nil {
-			return
-		}
-		var declared *schema.Type
-		if ty == Strategic {
-			declared, _ = declared.WithListKeys(schema.ListKeys{Path: mustPath("scrape_configs"), Keys: []string{"job_name"}})
-		}
-		o := Options{Type: declared}
-		out, err := p.Apply(text, o)
-		if err != nil {
-			// Package embedded refuses, safely, edits it cannot lay out
-			// (a flow map entry without a colon, {a}, given a value):
-			// its limits, not this package's mistakes. Any other error
-			// that says "please report" is a bug here.
-			refused := strings.Contains(err.Error(), "without disturbing the rest of it")
-			if !refused && (strings.Contains(err.Error(), "internal error") || strings.Contains(err.Error(), "please report")) {
-				t.Fatalf("%v\ntext:\n%s\npatch:\n%s", err, text, patch)
-			}
-			return
-		}
-		// (the result is read in the text's format: YAML that became {}
-		// reads as JSON too, which is no harm)
-		format := detect(text, o)
-		got := value(t, out, format, toValue)
-		want, ok := meaning(t, p, text, patch, o)
-		if ty == JSON6902 {
-			// the library's world: keys as they are spelled
-			got = value(t, out, format, asJSON)
-		}
-		if ok && !reflect.DeepEqual(got, want) {
-			t.Fatalf("the result does not mean what the patch means:\ngot  %#v\nwant %#v\ntext:\n%s\nout:\n%s", got, want, text, out)
-		}
-		if reflect.DeepEqual(value(t, out, format, toValue), value(t, text, format, toValue)) && out != text {
-			t.Fatalf("a patch that changes nothing rewrote the text:\n%s\n---\n%s", text, out)
-		}
-		if ty == JSON6902 {
-			return // operations may apply differently to their own result
-		}
-		again, err := p.Apply(out, o)
-		if err != nil || again != out {
-			t.Fatalf("applying twice differs from once (%v):\nonce:\n%s\ntwice:\n%s", err, out, again)
-		}
+		checkApply(t, text, patch, Type(typ%3+1), fill)
+		checkApply(t, text, patch, Apply, fill)
 	})
+}
+
+// checkApply is FuzzApply's check of one patch of type ty.
+func checkApply(t *testing.T, text, patch string, ty Type, fill bool) {
+	p, err := Parse(ty, patch, fill)
+	if err != nil {
+		return
+	}
+	var declared *schema.Type
+	if ty == Strategic {
+		declared, _ = declared.WithListKeys(schema.ListKeys{Path: mustPath("scrape_configs"), Keys: []string{"job_name"}})
+	}
+	o := Options{Type: declared}
+	out, err := p.Apply(text, o)
+	if err != nil {
+		// Package embedded refuses, safely, edits it cannot lay out
+		// (a flow map entry without a colon, {a}, given a value):
+		// its limits, not this package's mistakes. Any other error
+		// that says "please report" is a bug here.
+		refused := strings.Contains(err.Error(), "without disturbing the rest of it")
+		if !refused && (strings.Contains(err.Error(), "internal error") || strings.Contains(err.Error(), "please report")) {
+			t.Fatalf("%v\ntext:\n%s\npatch:\n%s", err, text, patch)
+		}
+		return
+	}
+	// (the result is read in the text's format: YAML that became {}
+	// reads as JSON too, which is no harm)
+	format := detect(text, o)
+	got := value(t, out, format, toValue)
+	want, ok := meaning(t, p, text, patch, o)
+	if ty == JSON6902 {
+		// the library's world: keys as they are spelled
+		got = value(t, out, format, asJSON)
+	}
+	if ok && !reflect.DeepEqual(got, want) {
+		t.Fatalf("the result does not mean what the patch means:\ngot  %#v\nwant %#v\ntext:\n%s\nout:\n%s", got, want, text, out)
+	}
+	if reflect.DeepEqual(value(t, out, format, toValue), value(t, text, format, toValue)) && out != text {
+		t.Fatalf("a patch that changes nothing rewrote the text:\n%s\n---\n%s", text, out)
+	}
+	if ty == JSON6902 {
+		return // operations may apply differently to their own result
+	}
+	again, err := p.Apply(out, o)
+	if err != nil || again != out {
+		t.Fatalf("applying twice differs from once (%v):\nonce:\n%s\ntwice:\n%s", err, out, again)
+	}
 }
 
 // meaning is what the patch makes of text's value, computed apart from

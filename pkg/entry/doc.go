@@ -10,7 +10,12 @@
 //   - Run: the errors of a run so far, findings about a patch itself that
 //     are warnings or, with strict: true, errors, the keyed list elements a
 //     strategic patch added in some resources and merged in others
-//     (smp.Tally), and the summary line of an entry.
+//     (smp.Tally), and the summary line of an entry;
+//   - Checks and Watch: a config's explain: and validate:, what every
+//     transform tells of the changes it makes: before an entry applies to a
+//     resource the Watch copies it, after it compares (package treediff),
+//     says what changed, field by field, and checks what changed against
+//     the resource's schema (package validate).
 //
 // The results themselves are package fnrun's (Errorf, Warningf,
 // Request.Summarize).

@@ -23,6 +23,8 @@ type Header struct {
 	// Schemas and MergeKeys add merge metadata: schema files, and the
 	// keys of lists no schema describes.
 	mergemeta.Config
+	// Explain and Validate say what a run tells about its changes.
+	Checks
 }
 
 // Require is the error of a config whose list of entries, field

@@ -35,6 +35,8 @@ type Request struct {
 	Results framework.Results
 	// summary holds the per-entry infos of a successful run (Summarize).
 	summary framework.Results
+	// explained holds what the entries changed, field by field (Explain).
+	explained framework.Results
 	// secrets are the values no result may show (redact.go).
 	secrets *redact.Set
 }
@@ -127,7 +129,7 @@ func (f Function) process(req *Request) Outcome {
 		}
 	}
 	tools.restore(req.Items)
-	return Outcome{Results: append(req.Results, req.summary...), Summaries: len(req.summary)}
+	return Outcome{Results: append(append(req.Results, req.explained...), req.summary...), Summaries: len(req.summary)}
 }
 
 func (f Function) safeRun(req *Request) (err error) {
@@ -307,14 +309,6 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 		return outcome, fmt.Errorf("writing ResourceList: %w", err)
 	}
 	return outcome, nil
-}
-
-func resultsNode(rs framework.Results) (*yaml.RNode, error) {
-	b, err := yaml.Marshal(rs)
-	if err != nil {
-		return nil, err
-	}
-	return yaml.Parse(string(b))
 }
 
 // RunBytes runs f on a ResourceList held in memory; for tests and benchmarks.

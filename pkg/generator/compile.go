@@ -50,6 +50,16 @@ type valueRule struct {
 	keyed  []schema.ListKeys
 }
 
+// typ is the schema the declared keys make of a value (compile checked
+// them), for explain: true to align the elements of keyed lists.
+func (r valueRule) typ() *schema.Type {
+	var t *schema.Type
+	for _, l := range r.keyed {
+		t, _ = t.WithListKeys(l)
+	}
+	return t
+}
+
 // checkMergeValues validates the mergeValues list: the rules of the
 // entries that are right, and an error for each of the others.
 func checkMergeValues(e entry, behavior string) (valueRules, framework.Results) {

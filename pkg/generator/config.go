@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 
+	fnentry "github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -20,6 +21,8 @@ type Config struct {
 	GeneratorOptions   *Options        `json:"generatorOptions,omitempty"`
 	ConfigMapGenerator []Args          `json:"configMapGenerator,omitempty"`
 	SecretGenerator    []Args          `json:"secretGenerator,omitempty"`
+	// Explain and Validate say what a run tells about its changes.
+	fnentry.Checks
 }
 
 // Args is one generator: kustomize's ConfigMapArgs / SecretArgs, plus
@@ -139,18 +142,21 @@ func (e entry) mergeValuesAt(i int) string { return fmt.Sprintf("%s.mergeValues[
 const kindBuiltin = "builtin"
 
 // entries decodes the config into the generators to run, in kustomize's
-// order: ConfigMaps, then Secrets.
-func entries(config *yaml.RNode) ([]entry, error) {
+// order: ConfigMaps, then Secrets, and what the run tells of its changes.
+func entries(config *yaml.RNode) ([]entry, fnentry.Checks, error) {
 	if config.GetApiVersion() == kindBuiltin {
 		e, err := builtinEntry(config)
 		if err != nil {
-			return nil, err
+			return nil, fnentry.Checks{}, err
 		}
-		return []entry{e}, nil
+		return []entry{e}, fnentry.Checks{}, nil
 	}
 	var c Config
 	if err := fnconfig.Decode(config, &c); err != nil {
-		return nil, err
+		return nil, c.Checks, err
+	}
+	if err := c.Checks.Check(); err != nil {
+		return nil, c.Checks, err
 	}
 	var out []entry
 	for i, a := range c.ConfigMapGenerator {
@@ -159,7 +165,7 @@ func entries(config *yaml.RNode) ([]entry, error) {
 	for i, a := range c.SecretGenerator {
 		out = append(out, entry{where: fmt.Sprintf("secretGenerator[%d]", i), kind: "Secret", args: a, opts: mergeOptions(a.Options, c.GeneratorOptions)})
 	}
-	return out, nil
+	return out, c.Checks, nil
 }
 
 // builtinEntry decodes kustomize's ConfigMapGenerator or SecretGenerator

@@ -25,7 +25,7 @@ func TestMergeOptions(t *testing.T) {
 }
 
 func TestEntries(t *testing.T) {
-	es, err := entries(yaml.MustParse(`apiVersion: builtin
+	es, _, err := entries(yaml.MustParse(`apiVersion: builtin
 kind: SecretGenerator
 metadata: {name: creds, namespace: apps}
 type: kubernetes.io/basic-auth
@@ -37,7 +37,7 @@ literals: [username=admin]
 	if len(es) != 1 || es[0].kind != "Secret" || es[0].args.Name != "creds" || es[0].args.Namespace != "apps" || es[0].args.Type != "kubernetes.io/basic-auth" {
 		t.Errorf("builtin SecretGenerator: %+v", es)
 	}
-	es, err = entries(yaml.MustParse(`apiVersion: fn.patchwork.dev/v1alpha1
+	es, _, err = entries(yaml.MustParse(`apiVersion: fn.patchwork.dev/v1alpha1
 kind: MergeValuesGenerator
 metadata: {name: x}
 secretGenerator: [{name: s}]
@@ -61,7 +61,7 @@ configMapGenerator: [{name: a}, {name: b, literals: [{k.json: '{"a": 1}'}, "k2=v
 		"configMapGenerator: [{name: a, mergeValue: []}]":           `unknown field "mergeValue"`,
 		"configMapGenerator: [{name: a, literals: [{a: 1, b: 2}]}]": "a literal is",
 	} {
-		_, err := entries(yaml.MustParse("apiVersion: fn.patchwork.dev/v1alpha1\nkind: MergeValuesGenerator\nmetadata: {name: x}\n" + cfg))
+		_, _, err := entries(yaml.MustParse("apiVersion: fn.patchwork.dev/v1alpha1\nkind: MergeValuesGenerator\nmetadata: {name: x}\n" + cfg))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", cfg, err, want)
 		}

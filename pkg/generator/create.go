@@ -9,14 +9,21 @@ import (
 
 // create adds the generated resource. One an earlier run made is
 // regenerated in its place.
-func (r *run) create(e entry, pairs []kv.Pair) *framework.Result {
+func (r *run) create(e entry, pairs []kv.Pair) (result *framework.Result) {
 	res, idx, result := r.generate(e, pairs)
 	if result != nil {
 		return result
 	}
 	oldName, verb := e.args.Name, "created"
+	step := r.watch.Created(e.where)
+	defer func() {
+		if result == nil {
+			step.DoneAs(res)
+		}
+	}()
 	if idx >= 0 {
 		oldName, verb = r.req.Items[idx].GetName(), "regenerated (an earlier run's output)"
+		step = r.watch.Before(e.where, r.req.Items[idx])
 		if result := r.regenerate(e, res, idx); result != nil {
 			return result
 		}

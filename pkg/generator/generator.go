@@ -1,9 +1,11 @@
 package generator
 
 import (
+	fnentry "github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/namerefs"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -23,13 +25,20 @@ var Function = fnrun.Function{
 // transform is the function.
 func transform(req *fnrun.Request) error {
 	knowSecretLiterals(req)
-	es, err := entries(req.Config)
+	es, checks, err := entries(req.Config)
 	if err != nil {
 		return err
 	}
 	// As a kustomize generator, our config comes back as an item; it is
 	// local-config, and kustomize drops it from the build.
 	r := &run{req: req, kustomizeGenerator: isKustomizeGenerator(req), claimed: claimedNamespaces(es)}
+	r.watch = &fnentry.Watch{Req: req, Checks: checks, Errs: &r.findings, Schema: func() *schema.Schema {
+		s, _, err := schema.Builtin().WithCRDs(req.Items)
+		if err != nil {
+			return schema.Builtin()
+		}
+		return s
+	}}
 	if errs := duplicateCreates(es); len(errs) > 0 {
 		return errs
 	}
@@ -47,6 +56,10 @@ type run struct {
 	claimed map[genKey]map[string]bool
 	// done says what the current entry made, for its summary line.
 	done string
+	// watch says and checks what each generator changes (explain:,
+	// validate:); findings are its errors under validate: error.
+	watch    *fnentry.Watch
+	findings framework.Results
 }
 
 // all runs the generators in order. One that fails does not stop the
@@ -61,6 +74,8 @@ func (r *run) all(es []entry) error {
 			r.req.Summarize(e.where, "%s", r.done)
 		}
 	}
+	r.watch.Finish()
+	errs = append(errs, r.findings...)
 	if len(errs) > 0 {
 		return errs
 	}

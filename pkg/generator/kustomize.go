@@ -72,6 +72,7 @@ func (r *run) forKustomize(e entry, behavior string, pairs []kv.Pair, formats va
 		}
 	}
 	r.req.Items = append(r.req.Items, res)
+	r.watch.Created(e.where).DoneAs(res)
 	r.done = "generated " + fnrun.Describe(res) + " for kustomize (" + behavior + ")"
 	return nil
 }

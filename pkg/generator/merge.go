@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/yamltree"
+	fnentry "github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
@@ -16,15 +18,16 @@ import (
 
 // merge merges pairs into res as kustomize's behavior merge does (a key's
 // value replaces the old one; labels and annotations are added), except
-// that mergeValues keys deep-merge their values; warn receives what a
-// merged value lost of the old one's text.
-func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) error {
+// that mergeValues keys deep-merge their values; step is told of the
+// values merged as documents, warn receives what a merged value lost of
+// the old one's text.
+func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step, warn func(*framework.Result)) error {
 	if e.kind == "Secret" {
 		if err := stringDataIntoData(res); err != nil {
 			return err
 		}
 	}
-	if err := mergePairs(e, res, pairs, formats, warn); err != nil {
+	if err := mergePairs(e, res, pairs, formats, step, warn); err != nil {
 		return err
 	}
 	if err := applyOptions(res, e.opts); err != nil {
@@ -36,15 +39,21 @@ func merge(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn f
 	return nil
 }
 
-// mergePairs sets each pair's value in res, in key order. A value that
-// does not merge is left as it was, and its error joined with the others'
-// (res is not written when there is one).
-func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) error {
+// mergePairs sets each pair's value in res, in key order; step is told of
+// the JSON and YAML values merged, documents it explains inside. A value
+// that does not merge is left as it was, and its error joined with the
+// others' (res is not written when there is one).
+func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step, warn func(*framework.Result)) error {
 	var errs []error
 	for _, p := range sortPairs(pairs) {
 		value, err := mergedValue(e, res, p, formats, warn)
 		if err == nil {
 			err = setValue(res, e.kind, p.Key, value)
+		}
+		if rule := formats[p.Key]; err == nil && (rule.format == valuemerge.JSON || rule.format == valuemerge.YAML) {
+			if data := mapField(res, "data"); data != nil {
+				step.Document(yamltree.Lookup(data.YNode(), p.Key), rule.typ())
+			}
 		}
 		errs = append(errs, err)
 	}

@@ -3,6 +3,7 @@ package generator
 import (
 	"errors"
 
+	fnentry "github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -11,7 +12,7 @@ import (
 
 // update merges or replaces into the existing resource, then names it for
 // its new content. Its errors are every key's that does not merge.
-func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRules) framework.Results {
+func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRules) (failed framework.Results) {
 	idx, ours, err := r.find(e, true)
 	if err != nil {
 		return results(fnrun.Errorf(e.where, nil, "", "behavior %s: %v", behavior, err))
@@ -24,9 +25,15 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 	r.forget(idx)
 	defer r.remember(idx)
 	before := fnrun.Fingerprint(res)
-	defer func() { r.done = updated(behavior, res, before) }()
+	step := r.watch.Before(e.where, res)
+	defer func() {
+		r.done = updated(behavior, res, before)
+		if len(failed) == 0 && fnrun.Changed(before, res) {
+			step.Done()
+		}
+	}()
 	warn := func(w *framework.Result) { r.req.Results = append(r.req.Results, w) }
-	if errs := change(e, behavior, res, pairs, formats, warn); len(errs) > 0 {
+	if errs := change(e, behavior, res, pairs, formats, step, warn); len(errs) > 0 {
 		return errs
 	}
 	if res.GetAnnotations()[kustomizeWillHash] != "" {
@@ -44,12 +51,13 @@ func (r *run) update(e entry, behavior string, pairs []kv.Pair, formats valueRul
 }
 
 // change merges the pairs into res or replaces its data with them, and
-// returns an error result for each thing that went wrong; warn receives
-// what a merge lost of a value's text.
-func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, warn func(*framework.Result)) framework.Results {
+// returns an error result for each thing that went wrong; step is told of
+// the values merged as JSON or YAML documents, warn receives what a merge
+// lost of a value's text.
+func change(e entry, behavior string, res *yaml.RNode, pairs []kv.Pair, formats valueRules, step *fnentry.Step, warn func(*framework.Result)) framework.Results {
 	var err error
 	if behavior == "merge" {
-		err = merge(e, res, pairs, formats, warn)
+		err = merge(e, res, pairs, formats, step, warn)
 	} else {
 		err = replace(e, res, pairs)
 	}

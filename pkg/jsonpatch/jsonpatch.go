@@ -1,6 +1,7 @@
 package jsonpatch
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -113,15 +114,13 @@ func (o *Ops) ApplyEmbedded(doc *yaml.RNode, secret bool) error {
 }
 
 func (o *Ops) apply(doc *yaml.RNode, v view) error {
-	in, err := yamljson.Encode(doc.YNode())
-	if err != nil {
-		return err
-	}
-	out, err := o.patch.Apply(in)
-	if err != nil {
-		return o.explain(in, err, v)
-	}
-	return syncJSON(doc, out, nil)
+	return rewrite(doc, nil, func(in []byte) ([]byte, error) {
+		out, err := o.patch.Apply(in)
+		if err != nil {
+			return nil, o.explain(in, err, v)
+		}
+		return out, nil
+	})
 }
 
 // explain finds the operation that failed by applying them one at a time;
@@ -168,19 +167,33 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 
 // Apply merges the patch into doc in place.
 func (m *MergePatch) Apply(doc *yaml.RNode) error {
-	return withInherited(doc, m.apply)
+	return Rewrite(doc, m.node, func(in []byte) ([]byte, error) { return jsonpatch.MergePatch(in, m.raw) })
 }
 
-func (m *MergePatch) apply(doc *yaml.RNode) error {
+// Rewrite changes doc as change changes its JSON form: change gets the
+// document as JSON (as Kubernetes readers convert it) and returns the new
+// one, which is brought back onto doc's nodes, touching only those whose
+// values differ (syncJSON: unchanged fields keep their comments, order and
+// quoting). hint, when given, is the patch as written, whose order new
+// keys take. A document holding YAML << keys is changed as its readers see
+// it (withInherited). On error doc is unchanged.
+func Rewrite(doc *yaml.RNode, hint *yaml.Node, change func(in []byte) ([]byte, error)) error {
+	return withInherited(doc, func(d *yaml.RNode) error { return rewrite(d, hint, change) })
+}
+
+func rewrite(doc *yaml.RNode, hint *yaml.Node, change func([]byte) ([]byte, error)) error {
 	in, err := yamljson.Encode(doc.YNode())
 	if err != nil {
 		return err
 	}
-	out, err := jsonpatch.MergePatch(in, m.raw)
+	out, err := change(in)
 	if err != nil {
 		return err
 	}
-	return syncJSON(doc, out, m.node)
+	if bytes.Equal(in, out) {
+		return nil
+	}
+	return syncJSON(doc, out, hint)
 }
 
 // withInherited applies a patch to a document that may hold YAML << keys

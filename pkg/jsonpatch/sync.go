@@ -249,10 +249,28 @@ func (s *seqSync) partner(i int) int {
 	return -1
 }
 
-// hintAt is the hint for want[i], when the hint is a list as long.
+// hintAt is the hint for want[i]: the element at its place when the hint
+// is a list as long; otherwise (a merge that kept elements the patch does
+// not name) the first the hint has that is equal to it or, failing that,
+// that has its name.
 func (s *seqSync) hintAt(i int) *yaml.Node {
-	if s.hint != nil && s.hint.Kind == yaml.SequenceNode && len(s.hint.Content) == len(s.want) {
+	if s.hint == nil || s.hint.Kind != yaml.SequenceNode {
+		return nil
+	}
+	if len(s.hint.Content) == len(s.want) {
 		return unwrap(s.hint.Content[i])
+	}
+	for _, h := range s.hint.Content {
+		if equalNode(unwrap(h), s.want[i]) {
+			return unwrap(h)
+		}
+	}
+	if name := elementName(s.want[i]); name != "" {
+		for _, h := range s.hint.Content {
+			if elementName(unwrap(h)) == name {
+				return unwrap(h)
+			}
+		}
 	}
 	return nil
 }

@@ -126,6 +126,15 @@ func BenchmarkMultiPatchCorpus(b *testing.B) {
 	fnruntest.BesideIdentity(b, Function, fnruntest.CorpusList(b, 20, corpusConfig))
 }
 
+// BenchmarkMultiPatchCorpusChecks: what a config's validate: and explain:
+// cost on the corpus, the patch of BenchmarkMultiPatchCorpus with
+// validate: off (nothing watched, as before issue 31), the default
+// (validate: warn) and explain: true, each alone, in one run (issue 31's
+// target: explain at most 10% more CPU).
+func BenchmarkMultiPatchCorpusChecks(b *testing.B) {
+	fnruntest.CorpusChecks(b, Function, corpusConfig, "patches:\n")
+}
+
 func TestBenchListIsPatched(t *testing.T) {
 	out, outcome, err := fnrun.RunBytes(Function, benchList(40))
 	if err != nil || outcome.Failed || len(outcome.Results) != outcome.Summaries {

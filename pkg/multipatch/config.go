@@ -102,6 +102,9 @@ func decode(config *yaml.RNode) ([]patchEntry, entry.Header, error) {
 	if err := entry.Require(config, "patches", len(c.Patches)); err != nil {
 		return nil, entry.Header{}, err
 	}
+	if err := c.Checks.Check(); err != nil {
+		return nil, entry.Header{}, err
+	}
 	entries := make([]patchEntry, len(c.Patches))
 	for i, p := range c.Patches {
 		entries[i] = patchEntry{name: fmt.Sprintf("patches[%d]", i), Patch: p}

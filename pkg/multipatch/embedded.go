@@ -74,10 +74,12 @@ func (a *applier) runInto(c *compiled) {
 	n := entry.Counts{Selected: len(selected)}
 	for _, i := range selected {
 		res := a.Ix.Item(i)
+		step := a.watch.Before(c.name, res)
 		before := fnrun.Fingerprint(res)
-		a.intoResource(c, i)
+		a.intoResource(c, i, step)
 		if fnrun.Changed(before, res) {
 			n.Changed++
+			step.Done()
 		}
 	}
 	if len(selected) == 0 {
@@ -87,8 +89,9 @@ func (a *applier) runInto(c *compiled) {
 	a.Summarize(c.name, n, false)
 }
 
-// intoResource patches the strings the entry's path leads to in item i.
-func (a *applier) intoResource(c *compiled, i int) {
+// intoResource patches the strings the entry's path leads to in item i,
+// telling step which strings hold the documents it edits.
+func (a *applier) intoResource(c *compiled, i int, step *entry.Step) {
 	res := a.Ix.Item(i)
 	secret := res.GetKind() == "Secret"
 	places, missing := findStrings(res.YNode(), c.into.path, secret)
@@ -110,7 +113,8 @@ func (a *applier) intoResource(c *compiled, i int) {
 			a.stringMissing(c, res, where, fmt.Sprintf("holds %s, not a string with a JSON or YAML document (a strategic or merge patch without embedded: patches the resource's own fields)", yamltree.DescribeSecret(p.node, secret)))
 			continue
 		}
-		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret})
+		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret,
+			Apply: a.applySchema()})
 		var pe *embedpatch.Error
 		switch {
 		case errors.As(err, &pe):
@@ -127,6 +131,7 @@ func (a *applier) intoResource(c *compiled, i int) {
 			continue
 		}
 		p.node.Value = out
+		step.Document(p.node, t)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
@@ -22,7 +23,7 @@ import (
 // Function is the multi-patch function.
 var Function = fnrun.Function{
 	Name:    fnkinds.MultiPatch.Name,
-	Short:   "apply strategic merge, JSON and merge patches to every resource a selector matches",
+	Short:   "apply strategic merge, JSON, merge and apply patches to every resource a selector matches",
 	Kinds:   fnkinds.MultiPatch.Kinds,
 	TakenBy: fnkinds.TakenBy(),
 	Run:     transform,
@@ -57,7 +58,8 @@ func transform(req *fnrun.Request) error {
 	if len(errs) > 0 {
 		return errs
 	}
-	a := applier{Run: entry.Run{Req: req, Ix: selector.NewIndex(req.Items, req.Config), Strict: h.Strict, Noun: "resource"}, meta: meta}
+	a := &applier{Run: entry.Run{Req: req, Ix: selector.NewIndex(req.Items, req.Config), Strict: h.Strict, Noun: "resource"}, meta: meta}
+	a.watch = &entry.Watch{Req: req, Checks: h.Checks, Schema: a.schema, Errs: &a.Errs}
 	for _, c := range patches {
 		a.run(c)
 		if len(a.Errs) >= maxErrors {
@@ -65,6 +67,7 @@ func transform(req *fnrun.Request) error {
 		}
 	}
 	a.unapplied()
+	a.watch.Finish()
 	if err := a.Err(); err != nil {
 		return err
 	}
@@ -175,6 +178,9 @@ type applier struct {
 	// document is valid for that kind's schema: checked once, reported once.
 	checked map[checkKey]error
 	typos   map[checkKey]bool // checkTypos (typos.go)
+	apply   *apply.Schema     // applySchema, built on first use
+	// watch says and checks what each entry changes (explain:, validate:).
+	watch *entry.Watch
 }
 
 type checkKey struct {
@@ -257,14 +263,17 @@ func (a *applier) runDocument(c *compiled, d *document, changed map[int]bool, n 
 	selected := sel.Select(a.Ix)
 	var elements smp.Tally
 	for _, i := range selected {
+		step := a.watch.Before(c.name, a.Ix.Item(i))
 		before := fnrun.Fingerprint(a.Ix.Item(i))
-		n.Filled += a.applyOne(c, d, i, &elements)
+		n.Filled += a.applyOne(c, d, i, &elements, step)
 		switch {
 		case a.Ix.Removed(i):
 			n.Deleted++
 			delete(changed, i)
+			step.DoneAs(nil)
 		case fnrun.Changed(before, a.Ix.Item(i)):
 			changed[i] = true
+			step.Done()
 		}
 	}
 	a.Elements(c.name, &elements, entry.Words{Patch: "the patch", Narrow: "; to change only those, narrow the target",
@@ -331,16 +340,19 @@ func namespaced(n *yaml.RNode) string {
 
 // applyOne applies one document to item i; it returns how many values a
 // default filled.
-func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally) int {
+func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally, step *entry.Step) int {
 	res := a.Ix.Item(i)
 	if !a.checkTypos(c, d, res) {
 		return 0
+	}
+	if d.Type != patch.JSON {
+		step.FieldsChecked() // checkTypos reported its unknown fields
 	}
 	if d.Deletes {
 		a.Ix.Remove(i)
 		return 0
 	}
-	t, ok := a.strategicType(c, d, i)
+	t, ok := a.types(c, d, i)
 	if !ok {
 		return 0
 	}
@@ -360,32 +372,61 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally)
 	return r.Filled
 }
 
-// strategicType is the schema type item i merges with, for a strategic
-// document, which is checked against it once per document and kind;
-// false when the document cannot apply (reported once).
-func (a *applier) strategicType(c *compiled, d *document, i int) (*schema.Type, bool) {
-	if d.Type != patch.Strategic {
-		return nil, true
-	}
-	t, decls, ok := a.typeFor(i)
-	if !ok {
-		return nil, false
-	}
+// types is what document d merges with into item i: a strategic
+// document's merge metadata, an apply document's type (package apply).
+// The document is checked against it once per document and kind; false
+// when it cannot apply (reported once).
+func (a *applier) types(c *compiled, d *document, i int) (patch.Types, bool) {
+	var t patch.Types
 	res := a.Ix.Item(i)
-	key := checkKey{d, res.GetApiVersion(), res.GetKind(), decls}
-	err, seen := a.checked[key]
-	if !seen {
+	key := checkKey{doc: d, apiVersion: res.GetApiVersion(), kind: res.GetKind()}
+	var err error
+	switch d.Type {
+	case patch.Strategic:
+		var ok bool
+		if t.Strategic, key.decls, ok = a.typeFor(i); !ok {
+			return t, false
+		}
+	case patch.Apply:
+		t.Apply, err = a.applyType(i)
+	default:
+		return t, true
+	}
+	if known, seen := a.checked[key]; seen {
+		return t, known == nil
+	}
+	if err == nil {
 		err = d.Validate(t)
-		if a.checked == nil {
-			a.checked = map[checkKey]error{}
-		}
-		a.checked[key] = err
-		if err != nil {
-			// the same error for every resource of the kind: say it once
-			a.report(c, res, err)
-		}
+	}
+	if a.checked == nil {
+		a.checked = map[checkKey]error{}
+	}
+	a.checked[key] = err
+	if err != nil {
+		// the same error for every resource of the kind: say it once
+		a.report(c, res, err)
 	}
 	return t, err == nil
+}
+
+// applyType is the type item i merges with under an apply patch: its
+// kind's, built-in or a CRD's (schema files and the resources), or deduced
+// from its values. The error is a CRD schema that cannot be read.
+func (a *applier) applyType(i int) (apply.Type, error) {
+	res := a.Ix.Item(i)
+	return a.applySchema().For(res.GetApiVersion(), res.GetKind())
+}
+
+// applySchema is what apply patches are typed with: the built-in kinds and
+// the kinds of the CRDs among the schema files and the items, built on
+// first use. (OpenAPI documents and declared merge keys are strategic
+// merge's: an apply patch merges as the API server does. A CRD that cannot
+// be read is schema's to report.)
+func (a *applier) applySchema() *apply.Schema {
+	if a.apply == nil {
+		a.apply = apply.Builtin().WithCRDs(append(a.meta.CRDs(), a.Ix.Items()...))
+	}
+	return a.apply
 }
 
 // report records an error of an entry on a resource, with the field path a

@@ -3,27 +3,44 @@ package patch
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
 )
 
-// Validate checks a strategic patch against the merge metadata of what it
-// will meet, t (nil: every list is replaced), with the rules of its mode:
-// smp.ValidateWith. A default merge patch is checked with t nil.
-func (d *Doc) Validate(t *schema.Type) error {
-	return smp.ValidateWith(d.Node, t, smp.Options{Default: d.Default})
+// Types is what a document merges with, as its type needs it.
+type Types struct {
+	// Strategic is a strategic patch's merge metadata (nil: every list
+	// is replaced).
+	Strategic *schema.Type
+	// Apply is an apply patch's type (the zero Type: deduced from the
+	// values, maps merged and lists replaced).
+	Apply apply.Type
 }
 
-// Apply patches dst, a resource, PodSpec or container, whose merge
-// metadata is t (for a strategic patch; nil: every list is replaced). For
-// a strategic patch the result says what became of the keyed list
-// elements it names; for a default, how many values it filled. A
-// document that Deletes is for the caller to act on: Apply does not
-// delete. (A patch into strings is package embedpatch's to apply.)
-func (d *Doc) Apply(dst *yaml.RNode, t *schema.Type) (smp.Result, error) {
+// Validate checks a patch against the type information of what it will
+// meet: a strategic patch against t.Strategic, with the rules of its mode
+// (smp.ValidateWith; a default merge patch is checked so without a
+// schema), an apply patch against t.Apply as the API server types an
+// applied configuration (apply.Patch.Check).
+func (d *Doc) Validate(t Types) error {
+	if d.Type == Apply {
+		return d.config.Check(t.Apply)
+	}
+	return smp.ValidateWith(d.Node, t.Strategic, smp.Options{Default: d.Default})
+}
+
+// Apply patches dst, a resource, PodSpec or container, whose type
+// information is t. For a strategic patch the result says what became of
+// the keyed list elements it names; for a default, how many values it
+// filled. A document that Deletes is for the caller to act on: Apply does
+// not delete. (A patch into strings is package embedpatch's to apply.)
+func (d *Doc) Apply(dst *yaml.RNode, t Types) (smp.Result, error) {
 	switch {
 	case d.Type == JSON:
 		return smp.Result{}, d.Ops.Apply(dst)
+	case d.Type == Apply:
+		return smp.Result{}, d.config.Merge(dst, t.Apply)
 	case d.Type == Merge && d.Default:
 		// RFC 7386 knows no list merges: a default merge patch fills
 		// without a schema.
@@ -31,5 +48,5 @@ func (d *Doc) Apply(dst *yaml.RNode, t *schema.Type) (smp.Result, error) {
 	case d.Type == Merge:
 		return smp.Result{}, d.merge.Apply(dst)
 	}
-	return smp.MergeWith(dst, d.Node, t, smp.Options{Track: true, Default: d.Default})
+	return smp.MergeWith(dst, d.Node, t.Strategic, smp.Options{Track: true, Default: d.Default})
 }

@@ -24,7 +24,7 @@ spec: {replicas: 3}
 	}
 	res := yaml.MustParse("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\nspec: {replicas: 1}\n")
 	for _, d := range docs {
-		if _, err := d.Apply(res, nil); err != nil {
+		if _, err := d.Apply(res, patch.Types{}); err != nil {
 			panic(err)
 		}
 		fmt.Println(d.Type, "/", d.Type.Short())
@@ -49,5 +49,5 @@ func ExampleParseType() {
 	// JsonPatch <nil>
 	// MergePatch <nil>
 	// StrategicMergePatch <nil>
-	// Type(0) type: unknown patch type "smp" (want StrategicMergePatch or strategic; JsonPatch or json6902; MergePatch or merge)
+	// Type(0) type: unknown patch type "smp" (want StrategicMergePatch or strategic; JsonPatch or json6902; MergePatch or merge; ApplyPatch or apply)
 }

@@ -12,11 +12,12 @@ const (
 	// Resource is a resource (multi-patch): a map is a strategic merge
 	// patch; the text may hold several documents.
 	Resource Into = iota + 1
-	// PodSpec is a workload's PodSpec (podspec-patch's patch): strategic
-	// merge patches only.
+	// PodSpec is a workload's PodSpec (podspec-patch's patch): a
+	// strategic merge patch or an apply patch.
 	PodSpec
 	// Container is each container of a PodSpec (podspec-patch's
-	// containerPatch): a strategic merge patch or a JSON patch.
+	// containerPatch): a strategic merge patch, a JSON patch or an apply
+	// patch.
 	Container
 	// String is a JSON or YAML document held in a string (multi-patch's
 	// embedded:): a map is a merge patch.
@@ -59,7 +60,7 @@ var intos = map[Into]intoInfo{
 		shape:    "a PodSpec patch is a map (containers, volumes, serviceAccountName...)",
 		lacks:    "a PodSpec",
 		mapType:  Strategic,
-		only:     []Type{Strategic},
+		only:     []Type{Strategic, Apply},
 		noDelete: "$patch: delete would delete the PodSpec itself",
 	},
 	Container: {
@@ -67,7 +68,7 @@ var intos = map[Into]intoInfo{
 		shape:      "a container patch is a Container map (strategic) or a list of JSON patch operations",
 		lacks:      "each container",
 		mapType:    Strategic,
-		only:       []Type{Strategic, JSON},
+		only:       []Type{Strategic, JSON, Apply},
 		noDelete:   "$patch: delete would delete every container; to remove a container, patch the PodSpec with its name and $patch: delete",
 		useInstead: "write the container patch as a Container map",
 	},

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/yamlstream"
+	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
 )
@@ -47,6 +48,8 @@ type Doc struct {
 	Deletes bool
 	// merge is a merge patch as RFC 7386 applies it (not for a default).
 	merge *jsonpatch.MergePatch
+	// config is an apply patch: an apply configuration.
+	config *apply.Patch
 }
 
 // Parse reads a patch text into its documents: one, or for a resource a
@@ -104,6 +107,10 @@ func parseDoc(n *yaml.RNode, in intoInfo, o Options) (*Doc, error) {
 	case t == Merge && !d.Default:
 		if d.merge, err = jsonpatch.ParseMergePatch(n); err != nil {
 			return nil, fmt.Errorf("merge patch: %w", err)
+		}
+	case t == Apply:
+		if d.config, err = apply.ParsePatch(n); err != nil {
+			return nil, fmt.Errorf("apply patch: %w", err)
 		}
 	case t == Strategic && smp.IsDeleteDirective(n):
 		switch {
@@ -181,7 +188,7 @@ func (d *Doc) defaults(in intoInfo) error {
 		return fmt.Errorf("mode: default fills what %s lacks; %s, so it has no default mode (%s)", in.lacks, why, in.useInstead)
 	}
 	if d.Type == Merge {
-		return d.Validate(nil)
+		return d.Validate(Types{})
 	}
 	return nil
 }

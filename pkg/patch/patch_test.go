@@ -15,6 +15,7 @@ func TestParseType(t *testing.T) {
 		"StrategicMergePatch": Strategic, "strategic": Strategic, "STRATEGIC": Strategic,
 		"JsonPatch": JSON, "json6902": JSON, "jsonpatch": JSON,
 		"MergePatch": Merge, "merge": Merge, "Merge": Merge,
+		"ApplyPatch": Apply, "apply": Apply, "Apply": Apply,
 	} {
 		got, err := ParseType(s)
 		if err != nil || got != want {
@@ -22,7 +23,7 @@ func TestParseType(t *testing.T) {
 		}
 	}
 	_, err := ParseType("StrategicMerge")
-	if err == nil || !strings.Contains(err.Error(), `type: unknown patch type "StrategicMerge" (want StrategicMergePatch or strategic; JsonPatch or json6902; MergePatch or merge)`) {
+	if err == nil || !strings.Contains(err.Error(), `type: unknown patch type "StrategicMerge" (want StrategicMergePatch or strategic; JsonPatch or json6902; MergePatch or merge; ApplyPatch or apply)`) {
 		t.Errorf("got %v", err)
 	}
 }
@@ -37,7 +38,7 @@ func TestTypes(t *testing.T) {
 			t.Errorf("%s: its short name reads back as %v, %v", ty, back, err)
 		}
 	}
-	if JSON.HasDefault() || !Strategic.HasDefault() || !Merge.HasDefault() {
+	if JSON.HasDefault() || Apply.HasDefault() || !Strategic.HasDefault() || !Merge.HasDefault() {
 		t.Error("only a JSON patch has no default mode")
 	}
 }
@@ -173,13 +174,16 @@ func TestApply(t *testing.T) {
 		{Merge, true, "data: {a: '9', c: '3'}", "kind: ConfigMap\ndata:\n  a: '1'\n  list: [x]\n  c: '3'\n", 1},
 		{Strategic, true, "data: {a: '9', c: '3'}", "kind: ConfigMap\ndata:\n  a: '1'\n  list: [x]\n  c: '3'\n", 1},
 		{JSON, false, "[{op: remove, path: /data/list}]", "kind: ConfigMap\ndata:\n  a: '1'\n", 0},
+		// deduced (no type given): maps merged, lists replaced; new values
+		// written as YAML writes them, as a merge patch's are
+		{Apply, false, "data: {b: '2', list: [z]}", "kind: ConfigMap\ndata:\n  a: '1'\n  list: [z]\n  b: \"2\"\n", 0},
 	} {
 		docs, err := Parse(c.text, Options{Into: Resource, Type: c.typ, Default: c.fill})
 		if err != nil {
 			t.Fatalf("%s %q: %v", c.typ, c.text, err)
 		}
 		n := yaml.MustParse(res)
-		r, err := docs[0].Apply(n, nil)
+		r, err := docs[0].Apply(n, Types{})
 		if err != nil {
 			t.Fatalf("%s %q: %v", c.typ, c.text, err)
 		}

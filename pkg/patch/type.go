@@ -16,6 +16,9 @@ const (
 	JSON
 	// Merge is an RFC 7386 merge patch.
 	Merge
+	// Apply is an apply configuration, merged as server-side apply merges
+	// one (package apply).
+	Apply
 )
 
 // typeInfo is what the rest of the package knows of a type: a new type is
@@ -39,13 +42,15 @@ var types = map[Type]typeInfo{
 	JSON: {long: "JsonPatch", short: "json6902", words: "JSON patch", list: true,
 		noDefault: "a JSON patch's operations say themselves what to do"},
 	Merge: {long: "MergePatch", short: "merge", words: "merge patch"},
+	Apply: {long: "ApplyPatch", short: "apply", words: "apply patch",
+		noDefault: "an apply patch's fields are the values it sets, as the API server applies them"},
 }
 
 // order is the order messages list the types in.
-var order = []Type{Strategic, JSON, Merge}
+var order = []Type{Strategic, JSON, Merge, Apply}
 
 // String is the type's long name, as a resource patch's type gives it:
-// StrategicMergePatch, JsonPatch, MergePatch.
+// StrategicMergePatch, JsonPatch, MergePatch, ApplyPatch.
 func (t Type) String() string {
 	if i, ok := types[t]; ok {
 		return i.long
@@ -54,7 +59,7 @@ func (t Type) String() string {
 }
 
 // Short is the type's short name, as an embedded: entry's type gives it:
-// strategic, json6902, merge.
+// strategic, json6902, merge, apply.
 func (t Type) Short() string { return types[t].short }
 
 // Words names the type in messages: "strategic merge patch", "JSON patch".
@@ -65,7 +70,7 @@ func (t Type) HasDefault() bool { return types[t].noDefault == "" }
 
 // ParseType reads a type as a config gives it, under either of its names
 // and in any case: StrategicMergePatch or strategic, JsonPatch or
-// json6902, MergePatch or merge. "" is no type (0): the document's shape
+// json6902, MergePatch or merge, ApplyPatch or apply. "" is no type (0): the document's shape
 // decides.
 func ParseType(s string) (Type, error) {
 	if s == "" {

@@ -97,6 +97,13 @@ func BenchmarkPodSpecPatchCorpus(b *testing.B) {
 	fnruntest.BesideIdentity(b, Function, fnruntest.CorpusList(b, 20, corpusConfig))
 }
 
+// BenchmarkPodSpecPatchCorpusChecks is BenchmarkPodSpecPatchCorpus with
+// validate: off, the default (validate: warn) and explain: true, each alone
+// (as multi-patch's BenchmarkMultiPatchCorpusChecks).
+func BenchmarkPodSpecPatchCorpusChecks(b *testing.B) {
+	fnruntest.CorpusChecks(b, Function, corpusConfig, "patchesPodSpec:\n")
+}
+
 func TestBenchListIsPatched(t *testing.T) {
 	out, o, err := fnrun.RunBytes(Function, benchList(30))
 	if err != nil || o.Failed || len(o.Results) != o.Summaries {

@@ -49,6 +49,11 @@ type Patch struct {
 	// Mode "default" makes the patch and the strategic containerPatch fill
 	// only what a PodSpec, and each container, lacks.
 	Mode string `json:"mode,omitempty"`
+	// Type is how patch and containerPatch merge: StrategicMergePatch
+	// (strategic; a list containerPatch is a JSON patch), the default, or
+	// ApplyPatch (apply): as server-side apply merges an applied
+	// configuration.
+	Type string `json:"type,omitempty"`
 }
 
 // PodSpecPath tells where the PodSpec of a custom workload lives.
@@ -69,6 +74,9 @@ func decode(config *yaml.RNode) (*Config, error) {
 		return nil, err
 	}
 	if err := entry.Require(config, "patchesPodSpec", len(c.PatchesPodSpec)); err != nil {
+		return nil, err
+	}
+	if err := c.Checks.Check(); err != nil {
 		return nil, err
 	}
 	var errs []error

@@ -11,28 +11,31 @@ import (
 
 // FuzzPodSpecPatch: any PodSpec and container patch text is refused with an
 // error or applies to a workload without panicking, and applying it a second
-// time changes nothing (strategic patches only: JSON ops may append); the
-// same as a default (mode: default), which never adds a container.
+// time changes nothing (strategic and apply patches: JSON ops may append);
+// the same as a default (mode: default), which never adds a container, and
+// as an apply patch (type: ApplyPatch).
 func FuzzPodSpecPatch(f *testing.F) {
 	f.Add("containers:\n- name: envoy\n  image: e\n", "imagePullPolicy: Always\n")
 	f.Add("volumes:\n- name: v\n  emptyDir: {}\n", "- op: add\n  path: /args\n  value: [a]\n")
 	f.Add("containers:\n- name: app\n  $patch: delete\n", "env:\n- name: A\n  value: b\n")
+	f.Add("tolerations:\n- {key: a, operator: Exists}\ncontainers:\n- name: app\n  ports: [{containerPort: 53, protocol: UDP}]\n", "ports: [{containerPort: 80}]\n")
 	f.Fuzz(func(t *testing.T, podSpec, containerPatch string) {
 		for _, fill := range []bool{false, true} {
-			checkPodSpecPatch(t, podSpec, containerPatch, fill)
+			checkPodSpecPatch(t, podSpec, containerPatch, 0, fill)
 		}
+		checkPodSpecPatch(t, podSpec, containerPatch, patch.Apply, false)
 	})
 }
 
-func checkPodSpecPatch(t *testing.T, podSpec, containerPatch string, fill bool) {
-	c := &compiled{name: "fuzz", fill: fill}
-	docs, err := patch.Parse(podSpec, patch.Options{Into: patch.PodSpec, Default: fill, Check: checkPodSpec})
+func checkPodSpecPatch(t *testing.T, podSpec, containerPatch string, typ patch.Type, fill bool) {
+	c := &compiled{name: "fuzz", fill: fill, typ: typ}
+	docs, err := patch.Parse(podSpec, patch.Options{Into: patch.PodSpec, Type: typ, Default: fill, Check: checkPodSpec})
 	if err != nil {
 		return
 	}
 	c.podSpec = docs[0]
 	if containerPatch != "" {
-		docs, err := patch.Parse(containerPatch, patch.Options{Into: patch.Container, Default: fill, Check: checkContainer})
+		docs, err := patch.Parse(containerPatch, patch.Options{Into: patch.Container, Type: typ, Default: fill, Check: checkContainer})
 		if err != nil {
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
+	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
@@ -39,8 +40,9 @@ type compiled struct {
 	name       string
 	set        selector.Set
 	sel        *selector.SetMatcher
-	podSpec    *patch.Doc     // the PodSpec patch (strategic), or nil
-	container  *patch.Doc     // the container patch (strategic or JSON), or nil
+	podSpec    *patch.Doc     // the PodSpec patch (strategic or apply), or nil
+	container  *patch.Doc     // the container patch (strategic, JSON or apply), or nil
+	typ        patch.Type     // the entry's type: 0 (each patch's shape decides) or the one given
 	names      *regexp.Regexp // containers containerPatch applies to; nil: all
 	namesExpr  string
 	rejectExpr string
@@ -69,6 +71,13 @@ func transform(req *fnrun.Request) error {
 	}
 	r := &podRun{Run: entry.Run{Req: req, Ix: selector.NewIndex(req.Items, req.Config), Strict: cfg.Strict, Noun: "workload"},
 		loc: newLocator(cfg.PodSpecPaths), warned: map[int]bool{}}
+	r.watch = &entry.Watch{Req: req, Checks: cfg.Checks, Errs: &r.Errs, Schema: func() *schema.Schema {
+		s, err := meta.Schema(r.Ix.Items())
+		if err != nil {
+			return schema.Builtin() // reported where the types are read
+		}
+		return s
+	}}
 	entries := r.compileAll(cfg)
 	if len(r.Errs) > 0 {
 		return r.Errs
@@ -85,6 +94,7 @@ func transform(req *fnrun.Request) error {
 		r.runEntry(c, selected[k])
 	}
 	r.unapplied(meta)
+	r.watch.Finish()
 	return r.Err()
 }
 
@@ -135,6 +145,7 @@ type podRun struct {
 	types  podSpecTypes
 	owned  map[int]map[string]bool // the containers other entries add, by item
 	warned map[int]bool            // items warned about a missing PodSpec
+	watch  *entry.Watch            // explain:, validate:
 }
 
 // entryCounts is what one entry did, for its summary.
@@ -183,6 +194,10 @@ func (r *podRun) podSpec(c *compiled, i int) (*yaml.RNode, string) {
 // the keyed list elements it names.
 func (r *podRun) patchWorkload(c *compiled, i int, spec *yaml.RNode, path string, t *schema.Type, n *entryCounts) []smp.Element {
 	res := r.Ix.Item(i)
+	step := r.watch.Before(c.name, res)
+	if c.container == nil || c.container.Type == patch.Strategic {
+		step.FieldsChecked() // compile reported the patches' unknown fields
+	}
 	before := fnrun.Fingerprint(res)
 	applied, err := c.apply(spec, path, r.owned[i], t)
 	if err != nil {
@@ -192,6 +207,7 @@ func (r *podRun) patchWorkload(c *compiled, i int, spec *yaml.RNode, path string
 	n.Filled += applied.filled
 	if fnrun.Changed(before, res) {
 		n.Changed++
+		step.Done()
 	}
 	return applied.elements
 }
@@ -221,6 +237,9 @@ func compile(req *fnrun.Request, name string, p Patch) (*compiled, error) {
 		return nil, err
 	}
 	c := &compiled{name: name, inits: p.InitContainers, onNoMatch: p.OnNoMatch, fill: fill}
+	if c.typ, err = patch.ParseType(p.Type); err != nil {
+		return nil, err
+	}
 	if c.set, err = p.selection(); err != nil {
 		return nil, err
 	}
@@ -273,12 +292,14 @@ func (c *compiled) compilePatches(req *fnrun.Request, p Patch) error {
 // compilePodSpecPatch reads the PodSpec patch, text (from the entry's
 // patch, or the file it names).
 func (c *compiled) compilePodSpecPatch(req *fnrun.Request, p Patch, text string) error {
-	o := patch.Options{Into: patch.PodSpec, Default: c.fill}
+	o := patch.Options{Into: patch.PodSpec, Type: c.typ, Default: c.fill}
 	var err error
 	if c.podSpec, err = parseOne(req, c.name, "patch", cmp.Or(p.Path, p.File), text, o, checkPodSpec); err != nil {
 		return err
 	}
-	c.typos = append(c.typos, typos("patch", c.podSpec.Node, podSpecShape())...)
+	if c.podSpec.Type != patch.Apply { // an apply patch's are errors (checkPodSpec)
+		c.typos = append(c.typos, typos("patch", c.podSpec.Node, podSpecShape())...)
+	}
 	return nil
 }
 
@@ -291,7 +312,7 @@ func (c *compiled) compileContainerPatch(req *fnrun.Request, p Patch) error {
 		}
 		return nil
 	}
-	o := patch.Options{Into: patch.Container, Default: c.fill}
+	o := patch.Options{Into: patch.Container, Type: c.typ, Default: c.fill}
 	var err error
 	if c.container, err = parseOne(req, c.name, "containerPatch", "", p.ContainerPatch, o, checkContainer); err != nil {
 		return err
@@ -394,17 +415,41 @@ func checkPodSpec(d *patch.Doc) error {
 			return fmt.Errorf("has %q: a PodSpec patch is the PodSpec itself (containers, volumes, serviceAccountName...), not a resource or template; use multi-patch for whole resources", f)
 		}
 	}
-	return d.Validate(schema.Builtin().Named(podSpecType))
+	if err := refuseUnknown(d, podSpecShape()); err != nil {
+		return err
+	}
+	return d.Validate(patch.Types{Strategic: schema.Builtin().Named(podSpecType), Apply: podSpecApply()})
 }
 
-// checkContainer checks a strategic container patch against the Container
-// schema.
+// checkContainer checks a strategic or apply container patch against the
+// Container schema.
 func checkContainer(d *patch.Doc) error {
-	if d.Type != patch.Strategic {
+	if d.Type == patch.JSON {
 		return nil
 	}
-	return d.Validate(schema.Builtin().Named(containerType))
+	if err := refuseUnknown(d, containerShape()); err != nil {
+		return err
+	}
+	return d.Validate(patch.Types{Strategic: schema.Builtin().Named(containerType), Apply: containerApply()})
 }
+
+// refuseUnknown refuses an apply patch with a field the shape lacks, as
+// the API server refuses such an applied configuration (a strategic
+// patch's are findings: typos).
+func refuseUnknown(d *patch.Doc, sh schema.Shape) error {
+	if d.Type != patch.Apply {
+		return nil
+	}
+	if u := schema.UnknownFields(d.Node, sh); len(u) > 0 {
+		return fmt.Errorf("%s: the API server refuses an applied configuration with a field its schema lacks", u[0])
+	}
+	return nil
+}
+
+// podSpecApply and containerApply are the types an apply patch merges
+// with: the built-in PodSpec's and Container's, whatever the workload.
+func podSpecApply() apply.Type   { return apply.Builtin().Named(podSpecType, "PodSpec") }
+func containerApply() apply.Type { return apply.Builtin().Named(containerType, "container") }
 
 type applyError struct{ path, msg string }
 
@@ -426,7 +471,7 @@ type applied struct {
 func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool, t *schema.Type) (applied, *applyError) {
 	var a applied
 	if c.podSpec != nil {
-		r, err := c.podSpec.Apply(spec, t)
+		r, err := c.podSpec.Apply(spec, patch.Types{Strategic: t, Apply: podSpecApply()})
 		if err != nil {
 			return a, newApplyError(path, err)
 		}
@@ -450,7 +495,7 @@ func (c *compiled) applyContainers(spec *yaml.RNode, path string, owned map[stri
 			// (declared lists included)
 			et = t.Field(ctr.list).ElementFor(ctr.node.YNode())
 		}
-		r, err := c.container.Apply(ctr.node, et)
+		r, err := c.container.Apply(ctr.node, patch.Types{Strategic: et, Apply: containerApply()})
 		a.filled += r.Filled
 		if err != nil {
 			return newApplyError(fmt.Sprintf("%s.%s[name=%s]", path, ctr.list, ctr.name), err)

@@ -28,6 +28,8 @@ type Config struct {
 	Kind         string         `json:"kind,omitempty"`
 	Metadata     map[string]any `json:"metadata,omitempty"`
 	Replacements []Replacement  `json:"replacements,omitempty"`
+	// Explain and Validate say what a run tells about its changes.
+	entry.Checks
 }
 
 // Replacement copies one value into fields of other resources: kustomize's

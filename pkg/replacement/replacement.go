@@ -10,6 +10,7 @@ import (
 	"github.com/patchwork-krm/patchwork/pkg/fnconfig"
 	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/selector"
 	"github.com/patchwork-krm/patchwork/pkg/smp"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -32,6 +33,9 @@ func transform(req *fnrun.Request) error {
 	if err := fnconfig.Decode(req.Config, &cfg); err != nil {
 		return err
 	}
+	if err := cfg.Checks.Check(); err != nil {
+		return err
+	}
 	rules, err := compile(&cfg, req.Files())
 	if err != nil {
 		return err
@@ -43,6 +47,7 @@ func transform(req *fnrun.Request) error {
 	// resources hold one, Secrets and those a replacement copied one into.
 	sec := secrecy{}
 	var errs framework.Results
+	w := &entry.Watch{Req: req, Checks: cfg.Checks, Errs: &errs, Schema: crdSchema(req)}
 	for _, r := range rules {
 		value, secret, secrets, res := r.value(ix, cache, sec)
 		// a piece of a Secret's value (split off, found inside YAML it
@@ -60,7 +65,7 @@ func transform(req *fnrun.Request) error {
 			for k, i := range selected {
 				before[k] = fnrun.Fingerprint(ix.Item(i))
 			}
-			warns, tErrs := t.apply(ix, value, secret, cache, sec)
+			warns, tErrs := t.apply(ix, value, secret, cache, sec, w)
 			for k, i := range selected {
 				if fnrun.Changed(before[k], ix.Item(i)) {
 					changed[i] = true
@@ -71,10 +76,23 @@ func transform(req *fnrun.Request) error {
 		}
 		req.Summarize(r.entry, "%s changed", fnrun.Plural(len(changed), "resource"))
 	}
+	w.Finish()
 	if len(errs) > 0 {
 		return errs
 	}
 	return nil
+}
+
+// crdSchema is the schema validate: checks against: the built-in kinds and
+// the CRDs among the items, read when first needed.
+func crdSchema(req *fnrun.Request) func() *schema.Schema {
+	return func() *schema.Schema {
+		s, _, err := schema.Builtin().WithCRDs(req.Items)
+		if err != nil {
+			return schema.Builtin() // a malformed CRD: the built-in kinds only
+		}
+		return s
+	}
 }
 
 // secrecy records the resources whose values messages must not show:
@@ -210,15 +228,20 @@ func (s *sourceRule) read(ix *selector.Index, cache *embedded.Cache, sec secrecy
 // selects. A selection that finds nothing is a warning, and so is a path
 // whose matchers kustomize would read as selecting more.
 // A secret value makes each resource it is written into secret too.
-func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, cache *embedded.Cache, sec secrecy) (warns, errs framework.Results) {
+func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, cache *embedded.Cache, sec secrecy, w *entry.Watch) (warns, errs framework.Results) {
 	selected := t.set.Select(ix)
 	if len(selected) == 0 {
 		return framework.Results{fnrun.Warningf(t.entry, nil, "", "%s; nothing replaced", t.set.Explain(ix, "select"))}, nil
 	}
 	for _, i := range selected {
 		res := ix.Item(i)
+		step := w.Before(t.entry, res)
+		if secret || sec.of(res) {
+			step.Secret()
+		}
+		before := fnrun.Fingerprint(res)
 		for _, fp := range t.paths {
-			s := &setter{path: fp.path, create: t.options.Create, format: t.options.format(), set: t.setterFor(value), cache: cache, secret: secret || sec.of(res)}
+			s := &setter{path: fp.path, create: t.options.Create, format: t.options.format(), set: t.setterFor(value), cache: cache, secret: secret || sec.of(res), step: step}
 			if secret {
 				sec[res.YNode()] = true
 			}
@@ -234,6 +257,9 @@ func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, ca
 		}
 		if t.touchesIdentity {
 			ix.Refresh(i)
+		}
+		if fnrun.Changed(before, res) {
+			step.Done()
 		}
 	}
 	return warns, errs

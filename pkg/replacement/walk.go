@@ -10,6 +10,7 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
+	"github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -104,6 +105,8 @@ type setter struct {
 	secret bool
 	// unanchored records where kustomize's reading of a matcher selects more.
 	unanchored []divergence
+	// step is told of the strings the setter edits as documents.
+	step *entry.Step
 }
 
 // apply walks the resource and writes at every place the path leads to.
@@ -201,6 +204,7 @@ func (s *setter) intoScalar(n *yaml.Node, i int) (int, error) {
 		return 0, s.embeddedError(err, i)
 	}
 	n.Value = out
+	s.step.Document(n, nil)
 	return 1, nil
 }
 

@@ -33,3 +33,30 @@ func BenchmarkWithCRDs(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBuildRules: the rules of a Deployment built from the generated
+// tables, as a run that validates one does once; and of every built-in
+// kind.
+func BenchmarkBuildRules(b *testing.B) {
+	fresh := func() {
+		rulesMu.Lock()
+		ruleKindAt, ruleMemo = nil, nil
+		rulesMu.Unlock()
+	}
+	b.Run("deployment", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			fresh()
+			builtinRule(kindKey{"apps/v1", "Deployment"})
+		}
+	})
+	b.Run("every-kind", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			fresh()
+			for _, k := range ruleKinds {
+				builtinRule(kindKey{k.apiVersion, k.kind})
+			}
+		}
+	})
+}

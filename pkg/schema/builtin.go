@@ -6,7 +6,7 @@ import "sync"
 // version (k8s.io v0.X.Y is Kubernetes 1.X.Y), fetched through the Go module
 // proxy at generate time; internal/gen says how the answers are decided.
 //
-//go:generate go run ./internal/gen -version v0.37.2 -o zz_builtin.go
+//go:generate go run ./internal/gen -version v0.37.2 -o zz_builtin.go -apply ../apply/zz_builtin.go
 
 // Schema maps resources to their root Type. The zero value knows nothing; a
 // Schema is read-only once built and safe for concurrent use.
@@ -16,6 +16,8 @@ type Schema struct {
 	// shapes holds the field names of each kind, for catching typos
 	// (shape.go).
 	shapes map[kindKey]Shape
+	// rules holds what the values of each kind may be (rule.go).
+	rules map[kindKey]*lazyRule
 	// base answers what this Schema does not know (the built-in types, for
 	// a Schema extended by CRDs).
 	base *Schema

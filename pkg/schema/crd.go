@@ -50,7 +50,7 @@ const maxSchemaDepth = 200
 func (s *Schema) WithCRDs(items []*yaml.RNode) (*Schema, []IgnoredCRD, error) {
 	x := &crdExtension{base: s, definedBy: map[kindKey]string{}, meta: s.Named(objectMetaName)}
 	for _, item := range items {
-		if !isCRD(item) {
+		if !IsCRD(item) {
 			continue
 		}
 		if err := x.add(item); err != nil {
@@ -75,7 +75,7 @@ type crdExtension struct {
 // add reads one CRD's kinds into ext, unless one of them is a kind base
 // knows.
 func (x *crdExtension) add(item *yaml.RNode) error {
-	name := crdName(item)
+	name := CRDName(item)
 	kinds, err := crdKinds(item.YNode(), x.meta)
 	if err != nil {
 		return fmt.Errorf("CustomResourceDefinition %q: %w", name, err)
@@ -96,6 +96,7 @@ func (x *crdExtension) add(item *yaml.RNode) error {
 		x.ext.kinds[k.key] = k.root
 	}
 	x.ext.addCRDShapes(item.YNode()) // field names, for typos in patches: crdshape.go
+	x.ext.addCRDRules(item.YNode())  // what values may be, for validate: crdrules.go
 	return nil
 }
 
@@ -109,7 +110,7 @@ type IgnoredCRD struct {
 
 func (ic IgnoredCRD) String() string {
 	return fmt.Sprintf("CustomResourceDefinition %q is ignored: %s is a built-in kind, whose merge rules a CRD may not replace",
-		crdName(ic.CRD), ic.Kind)
+		CRDName(ic.CRD), ic.Kind)
 }
 
 // redefines reports the first of kinds whose group and kind s (or its base)
@@ -136,17 +137,18 @@ func groupOf(apiVersion string) string {
 	return ""
 }
 
-func isCRD(item *yaml.RNode) bool {
+// IsCRD says an item is an apiextensions.k8s.io/v1 CustomResourceDefinition.
+func IsCRD(item *yaml.RNode) bool {
 	n := item.YNode()
 	return n != nil && n.Kind == yaml.MappingNode &&
 		scalar(field(n, "apiVersion")) == "apiextensions.k8s.io/v1" &&
 		scalar(field(n, "kind")) == "CustomResourceDefinition"
 }
 
-// crdName is metadata.name, read without kyaml's getters, which panic on a
+// CRDName is metadata.name, read without kyaml's getters, which panic on a
 // metadata that is not a map (the runner refuses such items, but this
 // package is also used on its own).
-func crdName(item *yaml.RNode) string {
+func CRDName(item *yaml.RNode) string {
 	return scalar(field(field(item.YNode(), "metadata"), "name"))
 }
 
@@ -157,12 +159,42 @@ type crdKind struct {
 
 // crdKinds reads the served versions of one CRD.
 func crdKinds(crd *yaml.Node, meta *Type) ([]crdKind, error) {
-	group, kind, versions, err := crdNames(crd)
+	versions, err := CRDVersions(crd)
 	if err != nil {
 		return nil, err
 	}
 	var kinds []crdKind
 	w := newWalker(nil)
+	for _, v := range versions {
+		var t *Type
+		if v.Schema != nil {
+			if t, err = w.walk(v.Schema, v.Path+".schema.openAPIV3Schema", 0); err != nil {
+				return nil, err
+			}
+		}
+		kinds = append(kinds, crdKind{kindKey{v.APIVersion, v.Kind}, rootType(t, meta)})
+	}
+	return kinds, nil
+}
+
+// CRDVersion is a served version of a CustomResourceDefinition.
+type CRDVersion struct {
+	// APIVersion and Kind are those of its resources: example.com/v1 Widget.
+	APIVersion, Kind string
+	// Schema is its openAPIV3Schema; nil when it has none.
+	Schema *yaml.Node
+	// Path is where it is in the CRD, for messages: spec.versions[1].
+	Path string
+}
+
+// CRDVersions reads the served versions of a CRD (apiextensions.k8s.io/v1),
+// which must have a group, a kind and versions with names.
+func CRDVersions(crd *yaml.Node) ([]CRDVersion, error) {
+	group, kind, versions, err := crdNames(crd)
+	if err != nil {
+		return nil, err
+	}
+	var out []CRDVersion
 	for i, v := range versions {
 		path := fmt.Sprintf("spec.versions[%d]", i)
 		v = yamltree.Resolve(v)
@@ -173,16 +205,11 @@ func crdKinds(crd *yaml.Node, meta *Type) ([]crdKind, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !served(v) {
-			continue
+		if served(v) {
+			out = append(out, CRDVersion{group + "/" + version, kind, field(field(v, "schema"), "openAPIV3Schema"), path})
 		}
-		t, err := w.versionSchema(v, path)
-		if err != nil {
-			return nil, err
-		}
-		kinds = append(kinds, crdKind{kindKey{group + "/" + version, kind}, rootType(t, meta)})
 	}
-	return kinds, nil
+	return out, nil
 }
 
 // crdNames reads a CRD's group, kind and versions, which it must have.
@@ -204,16 +231,6 @@ func crdNames(crd *yaml.Node) (group, kind string, versions []*yaml.Node, err er
 // served reports whether a CRD version is served: a version without
 // "served" counts as served, its schema still the best knowledge.
 func served(v *yaml.Node) bool { return scalar(field(v, "served")) != "false" }
-
-// versionSchema converts a CRD version's openAPIV3Schema (nil when it has
-// none).
-func (w *walker) versionSchema(v *yaml.Node, path string) (*Type, error) {
-	schema := field(field(v, "schema"), "openAPIV3Schema")
-	if schema == nil {
-		return nil, nil
-	}
-	return w.walk(schema, path+".schema.openAPIV3Schema", 0)
-}
 
 // rootType is the root Type of a kind whose schema converts to t (nil when
 // nothing merges differently: still a known kind): a copy, since t may be

@@ -24,20 +24,27 @@ import (
 //   - the root always has apiVersion and kind, and metadata is the built-in
 //     ObjectMeta, as the API server has it.
 func (s *Schema) addCRDShapes(crd *yaml.Node) {
+	meta, _ := s.Shape("v1", "ConfigMap").Field("metadata")
+	r := newShapeReader(nil)
+	eachServed(crd, func(k kindKey, schema *yaml.Node) {
+		if top, ok := rootShape(r.read(schema, 0), meta); ok {
+			s.addShape(k, top)
+		}
+	})
+}
+
+// eachServed calls fn with the kind and the openAPIV3Schema (nil: none)
+// of each served version of a CRD; a CRD without its names has none.
+func eachServed(crd *yaml.Node, fn func(k kindKey, schema *yaml.Node)) {
 	group, kind, versions, err := crdNames(crd)
 	if err != nil {
 		return
 	}
-	meta, _ := s.Shape("v1", "ConfigMap").Field("metadata")
-	r := newShapeReader(nil)
 	for _, v := range versions {
 		v = yamltree.Resolve(v)
 		name := scalar(field(v, "name"))
-		if name == "" || !served(v) {
-			continue
-		}
-		if top, ok := rootShape(r.read(field(field(v, "schema"), "openAPIV3Schema"), 0), meta); ok {
-			s.addShape(kindKey{group + "/" + name, kind}, top)
+		if name != "" && served(v) {
+			fn(kindKey{group + "/" + name, kind}, field(field(v, "schema"), "openAPIV3Schema"))
 		}
 	}
 }

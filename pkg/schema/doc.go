@@ -20,5 +20,9 @@
 //
 // The schema also knows which fields each kind has (Shape), so that
 // UnknownFields can name a misspelled field in a patch (replica: 3) and the
-// field most likely meant, instead of a merge adding it silently.
+// field most likely meant, instead of a merge adding it silently; and what
+// the value at each place may be (Rule: type, format, enum, pattern,
+// bounds, required and unknown fields), from the built-in kinds' OpenAPI
+// schema (generated tables, rulesSource) and the CRDs' openAPIV3Schema, for
+// validating what a function changed (package validate).
 package schema

@@ -22,7 +22,7 @@ func (k Kind) Group() string { return groupOf(k.APIVersion) }
 // ci.example.org where the resources are ci.example.com).
 func KindsDefined(doc *yaml.Node) []Kind {
 	doc = yamltree.Resolve(doc)
-	if isCRD(yaml.NewRNode(doc)) {
+	if IsCRD(yaml.NewRNode(doc)) {
 		return crdKindNames(doc)
 	}
 	defs, _, ok := openAPIDefinitions(doc)

@@ -194,6 +194,7 @@ func (x *openAPIReader) add(k kindKey, name string, def *yaml.Node) error {
 		return fmt.Errorf("definition %q: %w", name, err)
 	}
 	x.ext.kinds[k] = rootType(t, x.meta)
+	x.ext.addRule(k, def, x.types.refs)
 	if sh, ok := rootShape(x.shapes.read(def, 0), x.metaShape); ok {
 		x.ext.shapes[k] = sh
 	}

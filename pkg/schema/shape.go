@@ -118,6 +118,10 @@ func (sh Shape) Names() []string {
 	return names
 }
 
+// FieldName is name i of the built-in types' field names, sorted: the
+// names package apply's generated tables index (internal/gen writes both).
+func FieldName(i uint16) string { return shapeName(i) }
+
 func shapeName(i uint16) string {
 	start := uint16(0)
 	if i > 0 {

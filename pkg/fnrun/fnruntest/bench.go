@@ -55,6 +55,29 @@ func BesideIdentity(b *testing.B, f fnrun.Function, in []byte) {
 	}
 }
 
+// Alone benchmarks f on a ResourceList as BesideIdentity's last pass does,
+// without the identity passes: for comparing configs of one function (what
+// an option costs) within one run.
+func Alone(b *testing.B, f fnrun.Function, in []byte) {
+	benchPass{f.Name, f, fnrun.RunBytes, true}.bench(b, in)
+}
+
+// CorpusChecks benchmarks f on the corpus (CorpusList, 20 copies) with
+// config three ways, each Alone, in one run: validate: off (nothing
+// watched), the default (validate: warn) and explain: true, the fields
+// written before config's line entries (its list of entries, such as
+// "patches:\n"). What issue 31's checks cost; its target: explain at most
+// 10% more CPU.
+func CorpusChecks(b *testing.B, f fnrun.Function, config, entries string) {
+	for _, c := range []struct{ name, fields string }{
+		{"validate-off", "validate: off\n"}, {"validate-warn", ""}, {"explain", "explain: true\n"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			Alone(b, f, CorpusList(b, 20, strings.Replace(config, entries, c.fields+entries, 1)))
+		})
+	}
+}
+
 // benchPass is one of BesideIdentity's sub-benchmarks.
 type benchPass struct {
 	name string

@@ -13,9 +13,12 @@
 // and writes compact Go tables (see ../../builtin.go) holding only what
 // merging needs, then the shape tables (see shapes.go and ../../shape.go):
 // the field names of every type reachable from a kind, for catching typos
-// in patches. Usage, from package schema:
+// in patches. With -apply it also writes package apply's tables (apply.go):
+// the structured-merge schema itself, every type reachable from a kind,
+// for patches merged as server-side apply merges. Usage, from package
+// schema (go generate):
 //
-//	go run ./internal/gen -version v0.37.2 -o zz_builtin.go
+//	go run ./internal/gen -version v0.37.2 -o zz_builtin.go -apply ../apply/zz_builtin.go
 //
 // How the answers are decided:
 //   - list strategy and keys: the structured-merge schema (associative with

@@ -65,6 +65,14 @@ const testSchema = `types:
   map:
     fields:
     - {name: type, type: {scalar: string}}
+- name: __untyped_atomic_
+  scalar: untyped
+  list: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
+  map: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
+- name: __untyped_deduced_
+  scalar: untyped
+  list: {elementType: {namedType: __untyped_atomic_}, elementRelationship: atomic}
+  map: {elementType: {namedType: __untyped_deduced_}, elementRelationship: separable}
 `
 
 // The Go side of the test API, as k8s.io/api writes it.
@@ -258,5 +266,32 @@ func TestShapes(t *testing.T) {
 	want := "{metadata:{finalizers:* labels:*} spec:{args:* conditions:[{type:*}] hosts:* otherStrategy:{type:*} ports:[{port:* protocol:*}] refs:[{name:*}] strategy:{type:*}}}"
 	if got != want {
 		t.Errorf("Thing's shape:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestApplyTables: the apply tables keep every type reachable from a kind,
+// field by field (the merge tables drop what merges as unknown), the
+// untyped types, and the defaults of key fields only.
+func TestApplyTables(t *testing.T) {
+	g := testGraph(t)
+	src, err := g.emitApply("v0.99.1", []string{"k8s.io/client-go@v0.99.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := format.Source(src); err != nil {
+		t.Fatalf("emitted Go does not parse: %v\n%s", err, src)
+	}
+	for _, want := range []string{
+		"package apply",
+		`{"io.k8s.api.x.v1.Port", `, `{"io.k8s.api.x.v1.Cond", `, `{"__untyped_deduced_", `,
+		`{"x.example.io/v1", "Thing", `,
+		`var applyDefaults = [...]any{int(0), "TCP", "", }`, // port, protocol; name (gofmt tidies the comma)
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("output lacks %s:\n%s", want, src)
+		}
+	}
+	if strings.Contains(string(src), "ThingList") {
+		t.Errorf("output keeps a type no kind reaches:\n%s", src)
 	}
 }

@@ -31,14 +31,22 @@ var sources = []source{
 func main() {
 	version := flag.String("version", "", "version of the k8s.io modules, e.g. v0.37.2 (Kubernetes 1.37.2)")
 	out := flag.String("o", "zz_builtin.go", "output file")
+	applyOut := flag.String("apply", "", "output file of package apply's tables (none when empty)")
+	rules := flag.Bool("rules", false, "write the validation rules (rules.go) instead of the merge tables")
 	flag.Parse()
-	if err := run(*version, *out); err != nil {
+	var err error
+	if *rules {
+		err = runRules(*version, *out)
+	} else {
+		err = run(*version, *out, *applyOut)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(version, out string) error {
+func run(version, out, applyOut string) error {
 	if !strings.HasPrefix(version, "v0.") {
 		return errors.New("-version must be a k8s.io module version such as v0.37.2")
 	}
@@ -54,11 +62,22 @@ func run(version, out string) error {
 	if err != nil {
 		return err
 	}
+	if err := writeGo(out, src); err != nil || applyOut == "" {
+		return err
+	}
+	if src, err = g.emitApply(version, sourceList(version)); err != nil {
+		return err
+	}
+	return writeGo(applyOut, src)
+}
+
+// writeGo writes generated Go source, formatted.
+func writeGo(path string, src []byte) error {
 	formatted, err := format.Source(src)
 	if err != nil {
-		return fmt.Errorf("formatting the output: %w", err)
+		return fmt.Errorf("formatting %s: %w", path, err)
 	}
-	return os.WriteFile(out, formatted, 0o644)
+	return os.WriteFile(path, formatted, 0o644)
 }
 
 // modules are the modules the sources need, at version.

@@ -166,27 +166,21 @@ func (t *shapeTables) write(b *bytes.Buffer) {
 	b.WriteString("\n// shapeNames holds every field name of the built-in types, sorted and\n")
 	b.WriteString("// concatenated; shapeNameEnds[i] is where name i ends.\n")
 	b.WriteString("const shapeNames = \"\" +\n")
-	t.writeNames(b)
+	writeNameLines(b, t.names)
 	b.WriteString("\nvar shapeNameEnds = [...]uint16{")
-	ends := make([]int, len(t.names))
-	end := 0
-	for i, k := range t.names {
-		end += len(k)
-		ends[i] = end
-	}
-	writeNumbers(b, ends)
+	writeNumbers(b, nameEnds(t.names))
 	b.WriteString("\n// shapeData holds the rows of the shape table (see shape.go).\n")
 	b.WriteString("var shapeData = [...]uint16{")
 	writeNumbers(b, t.data)
 }
 
-// writeNames writes the names as string literals of about 90 characters
+// writeNameLines writes names as string literals of about 90 characters
 // joined by +.
-func (t *shapeTables) writeNames(b *bytes.Buffer) {
+func writeNameLines(b *bytes.Buffer, names []string) {
 	line := ""
-	for i, k := range t.names {
+	for i, k := range names {
 		line += k
-		last := i == len(t.names)-1
+		last := i == len(names)-1
 		if len(line) > 90 || last {
 			end := " +\n"
 			if last {

@@ -32,6 +32,9 @@ type smdRef struct {
 	Scalar    string   `yaml:"scalar"`
 	List      *smdList `yaml:"list"`
 	Map       *smdMap  `yaml:"map"`
+	// Relationship, beside a namedType, overrides the named type's own
+	// (a field that is atomic where its type is not).
+	Relationship string `yaml:"elementRelationship"`
 }
 
 type smdList struct {

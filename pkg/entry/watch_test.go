@@ -1,0 +1,193 @@
+package entry
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+)
+
+// watched runs edit on the resource between Before and Done, with the
+// checks, and returns the results (infos included: a run that succeeded)
+// and the errors.
+func watched(t *testing.T, checks Checks, doc string, edit func(res *yaml.RNode, s *Step)) (infos, warnings, errs []string) {
+	t.Helper()
+	res := yaml.MustParse(doc)
+	req := &fnrun.Request{Items: []*yaml.RNode{res}, Config: yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")}
+	var errors framework.Results
+	w := &Watch{Req: req, Checks: checks, Errs: &errors}
+	s := w.Before("patches[0]", res)
+	edit(res, s)
+	s.Done()
+	w.Finish()
+	o := fnrun.Identity.Process(req)
+	for _, r := range o.Results {
+		switch r.Severity {
+		case framework.Info:
+			infos = append(infos, r.Message)
+		case framework.Warning:
+			warnings = append(warnings, r.Message)
+		}
+	}
+	for _, r := range errors {
+		errs = append(errs, r.Message)
+	}
+	return infos, warnings, errs
+}
+
+const deploy = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  replicas: 1
+  template:
+    spec:
+      containers:
+      - {name: app, image: "app:1", args: [a, b]}
+      - {name: old, image: old}
+`
+
+func set(t *testing.T, res *yaml.RNode, path []string, value string) {
+	t.Helper()
+	if err := res.PipeE(yaml.LookupCreate(yaml.MappingNode, path[:len(path)-1]...), yaml.SetField(path[len(path)-1], yaml.MustParse(value))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	infos, _, _ := watched(t, Checks{Explain: true, Validate: "off"}, deploy, func(res *yaml.RNode, _ *Step) {
+		set(t, res, []string{"spec", "replicas"}, "3")
+		set(t, res, []string{"spec", "paused"}, "true")
+		ctrs, _ := res.Pipe(yaml.Lookup("spec", "template", "spec", "containers"))
+		app := ctrs.YNode().Content[0]
+		yaml.NewRNode(app).Field("image").Value.YNode().Value = "app:2"
+		set(t, yaml.NewRNode(app), []string{"args"}, "[a, c]")
+		ctrs.YNode().Content = []*yaml.Node{app, yaml.MustParse("{name: proxy, image: envoy}").YNode()}
+		_ = res.PipeE(yaml.Clear("metadata"))
+		set(t, res, []string{"metadata", "name"}, "api")
+	})
+	want := []string{
+		`patches[0]: apps/v1 Deployment api: spec.replicas: 1 → 3`,
+		`patches[0]: apps/v1 Deployment api: spec.template.spec.containers[name=app].image: "app:1" → "app:2"`,
+		`patches[0]: apps/v1 Deployment api: spec.template.spec.containers[name=app].args: ["a", "b"] → ["a", "c"]`,
+		`patches[0]: apps/v1 Deployment api: spec.template.spec.containers: 1 element added ([name=proxy]), 1 element removed ([name=old]), 1 merged`,
+		`patches[0]: apps/v1 Deployment api: spec.paused: added: true`,
+	}
+	if got := strings.Join(infos, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
+// A Secret's values are never told, nor the old values of a resource a
+// secret value went into.
+func TestExplainSecret(t *testing.T) {
+	infos, _, _ := watched(t, Checks{Explain: true}, "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: hunter2}\n", func(res *yaml.RNode, _ *Step) {
+		set(t, res, []string{"stringData", "a"}, "swordfish")
+		set(t, res, []string{"stringData", "b"}, "more")
+	})
+	got := strings.Join(infos, "\n")
+	if got != "patches[0]: v1 Secret s: stringData.a: changed\npatches[0]: v1 Secret s: stringData.b: added" {
+		t.Errorf("got\n%s", got)
+	}
+	infos, _, _ = watched(t, Checks{Explain: true}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: x}\n", func(res *yaml.RNode, s *Step) {
+		s.Secret()
+		set(t, res, []string{"data", "a"}, "swordfish")
+	})
+	if got := strings.Join(infos, "\n"); strings.Contains(got, "swordfish") || !strings.HasSuffix(got, "data.a: changed") {
+		t.Errorf("got\n%s", got)
+	}
+}
+
+// A string the entry edits as a document is explained inside.
+func TestExplainDocument(t *testing.T) {
+	infos, _, _ := watched(t, Checks{Explain: true}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  app.json: '{\"port\": 80, \"hosts\": [{\"name\": \"a\"}]}'\n", func(res *yaml.RNode, s *Step) {
+		n := res.Field("data").Value.Field("app.json").Value.YNode()
+		n.Value = `{"port": 8080, "hosts": [{"name": "a"}, {"name": "b"}]}`
+		s.Document(n, nil)
+	})
+	want := "patches[0]: v1 ConfigMap c: data.[app.json]: in the document: port: 80 → 8080\n" +
+		"patches[0]: v1 ConfigMap c: data.[app.json]: in the document: hosts: 1 element added ([name=b])"
+	if got := strings.Join(infos, "\n"); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Findings are warnings, errors under validate: error, named by entry,
+// resource and field; the same finding in many resources is named for the
+// first five, then counted.
+func TestValidateFindings(t *testing.T) {
+	edit := func(res *yaml.RNode, _ *Step) { set(t, res, []string{"spec", "replicas"}, `"3"`) }
+	infos, warnings, errs := watched(t, Checks{}, deploy, edit)
+	want := `patches[0]: apps/v1 Deployment api: spec.replicas: the schema wants an integer, got the string "3"`
+	if len(infos) != 0 || len(errs) != 0 || strings.Join(warnings, "\n") != want {
+		t.Errorf("warn: infos %q, warnings %q, errors %q", infos, warnings, errs)
+	}
+	_, warnings, errs = watched(t, Checks{Validate: "error"}, deploy, edit)
+	if len(warnings) != 0 || strings.Join(errs, "\n") != want {
+		t.Errorf("error: warnings %q, errors %q", warnings, errs)
+	}
+	_, warnings, errs = watched(t, Checks{Validate: "off"}, deploy, edit)
+	if len(warnings)+len(errs) != 0 {
+		t.Errorf("off: warnings %q, errors %q", warnings, errs)
+	}
+
+	req := &fnrun.Request{}
+	w := &Watch{Req: req}
+	for i := range 8 {
+		res := yaml.MustParse(strings.Replace(deploy, "name: api", fmt.Sprintf("name: d%d", i), 1))
+		s := w.Before("patches[0]", res)
+		edit(res, s)
+		s.Done()
+	}
+	w.Finish()
+	var got []string
+	for _, r := range req.Results {
+		got = append(got, r.Message)
+	}
+	if len(got) != 6 || got[5] != `patches[0]: spec.replicas: the schema wants an integer, got the string "3" (in 3 more resources)` {
+		t.Errorf("repeated:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+func TestChecksCheck(t *testing.T) {
+	for _, v := range []string{"", "warn", "error", "off"} {
+		if err := (Checks{Validate: v}).Check(); err != nil {
+			t.Errorf("%q: %v", v, err)
+		}
+	}
+	if err := (Checks{Validate: "strict"}).Check(); err == nil || err.Error() != `validate: "strict" is not one of warn, error, off` {
+		t.Errorf("got %v", err)
+	}
+}
+
+// Nothing is watched without a Watch, or with explain off and validate:
+// off; a resource created is "created", one deleted "deleted".
+func TestWatchNothingCreatedDeleted(t *testing.T) {
+	var w *Watch
+	var s *Step = w.Before("x", yaml.MustParse(deploy))
+	s.Document(nil, nil)
+	s.Secret()
+	s.FieldsChecked()
+	s.Done()
+	w.Finish()
+	if (&Watch{Checks: Checks{Validate: "off"}}).Before("x", yaml.MustParse(deploy)) != nil {
+		t.Error("a step with nothing to do")
+	}
+	req := &fnrun.Request{Config: yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")}
+	w = &Watch{Req: req, Checks: Checks{Explain: true}}
+	cm := yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: x}\n")
+	w.Created("configMapGenerator[0]").DoneAs(cm)
+	w.Before("patches[0]", cm).DoneAs(nil)
+	o := fnrun.Identity.Process(req)
+	var got []string
+	for _, r := range o.Results {
+		got = append(got, r.Message)
+	}
+	if strings.Join(got, "\n") != "configMapGenerator[0]: v1 ConfigMap c: created\npatches[0]: v1 ConfigMap c: deleted" {
+		t.Errorf("got\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -1,0 +1,189 @@
+package treediff
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/pkg/schema"
+)
+
+func parse(t *testing.T, s string) *yaml.Node {
+	t.Helper()
+	n, err := yaml.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n.YNode()
+}
+
+// lines renders changes as "where op old -> new" for comparison.
+func lines(cs []Change) string {
+	var out []string
+	for _, c := range cs {
+		s := c.Where() + " " + c.Op.String()
+		if c.Old != nil && c.Old.Kind == yaml.ScalarNode {
+			s += " " + c.Old.Value
+		}
+		if c.New != nil && c.New.Kind == yaml.ScalarNode {
+			s += " -> " + c.New.Value
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestDiff(t *testing.T) {
+	deploy := schema.Builtin().Lookup("apps/v1", "Deployment")
+	for _, c := range []struct {
+		name, old, new string
+		typ            *schema.Type
+		want           string
+	}{
+		{"nothing", "a: 1\nb: [x]", "b: [x]\na: 1", nil, ""},
+		{"scalar", "a: 1", "a: 2", nil, "a changed 1 -> 2"},
+		{"type", "a: 1", "a: '1'", nil, "a changed 1 -> 1"},
+		{"style only", "a: x", "a: 'x'", nil, ""},
+		{"added and removed", "a: 1\nb: 2", "a: 1\nc: {d: 1}", nil, "c added\nb removed 2"},
+		{"another kind", "a: {b: 1}", "a: [1]", nil, "a changed"},
+		{"null to value", "a: null", "a: 1", nil, "a changed null -> 1"},
+		{"scalars whole", "args: [a, b]", "args: [a, c]", nil, "args changed"},
+		{"keys with dots", "metadata: {annotations: {a.b/c: x}}", "metadata: {annotations: {a.b/c: y}}", nil, "metadata.annotations.[a.b/c] changed x -> y"},
+		{"by place", "l: [{a: 1}, {a: 2}]", "l: [{a: 1}, {a: 3}]", nil, "l[1].a changed 2 -> 3"},
+		{"by name", "l: [{name: x, a: 1}]", "l: [{name: x, a: 2}]", nil, "l[name=x].a changed 1 -> 2"},
+		{"grown", "l: [{a: 1}]", "l: [{a: 1}, {a: 2}]", nil, "l[1] added"},
+		{"shrunk", "l: [{a: 1}, {a: 2}]", "l: [{a: 2}]", nil, "l[0] removed"},
+		{"reordered", "l: [{a: 1}, {a: 2}]", "l: [{a: 2}, {a: 1}]", nil, ""},
+		{"keyed", "spec: {template: {spec: {containers: [{name: a, image: x}, {name: b, image: y}]}}}",
+			"spec: {template: {spec: {containers: [{name: b, image: z}, {name: c, image: w}]}}}", deploy,
+			"spec.template.spec.containers[name=b].image changed y -> z\nspec.template.spec.containers[name=c] added\nspec.template.spec.containers[name=a] removed"},
+		{"ports keyed by two keys", "spec: {template: {spec: {containers: [{name: a, ports: [{containerPort: 80, protocol: TCP, name: x}]}]}}}",
+			"spec: {template: {spec: {containers: [{name: a, ports: [{containerPort: 80, protocol: TCP, name: y}]}]}}}", deploy,
+			"spec.template.spec.containers[name=a].ports[containerPort=80,protocol=TCP].name changed x -> y"},
+		{"set", "spec: {template: {spec: {securityContext: {supplementalGroups: [1, 2]}}}}",
+			"spec: {template: {spec: {securityContext: {supplementalGroups: [2, 3]}}}}", nil,
+			"spec.template.spec.securityContext.supplementalGroups changed"},
+		{"alias", "x: &a {b: 1}\ny: *a", "x: {b: 1}\ny: {b: 2}", nil, "y.b changed 1 -> 2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Diff(parse(t, c.old), parse(t, c.new), Options{Type: c.typ})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := lines(got); s != c.want {
+				t.Errorf("got\n%s\nwant\n%s", s, c.want)
+			}
+		})
+	}
+}
+
+// Elements kept in place are aligned by identity, through a Snapshot,
+// whatever their content: a list without keys whose first element moved
+// is no change, and an element changed in place is the same element.
+func TestSnapshotIdentity(t *testing.T) {
+	root := parse(t, "l:\n- {a: 1}\n- {a: 2}\n- {a: 3}\n")
+	before, err := Snapshot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := root.Content[1]
+	l.Content = []*yaml.Node{l.Content[2], l.Content[0]} // drop {a: 2}, move {a: 3} first
+	l.Content[0].Content[1].Value = "4"
+	got, err := Diff(before.Root(), root, Options{Origin: before.Origin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := lines(got); s != "l[0].a changed 3 -> 4\nl[1] removed" {
+		t.Errorf("got\n%s", s)
+	}
+	if before.Origin(&yaml.Node{}) != nil {
+		t.Error("a node that was not in the tree has an origin")
+	}
+}
+
+// The copy is not the tree: changing the tree leaves it as it was, and an
+// alias of the copy points into the copy.
+func TestSnapshotCopies(t *testing.T) {
+	root := parse(t, "a: &x {b: 1}\nc: *x\n")
+	before, err := Snapshot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root.Content[1].Content[1].Value = "2"
+	if v := before.Root().Content[1].Content[1].Value; v != "1" {
+		t.Errorf("the copy changed with the tree: %s", v)
+	}
+	alias := before.Root().Content[3]
+	if alias.Kind != yaml.AliasNode || alias.Alias != before.Root().Content[1] {
+		t.Error("the copy's alias does not point at the copy of its anchor")
+	}
+	empty, _ := Snapshot(nil)
+	if empty.Root() != nil {
+		t.Error("an empty snapshot has a root")
+	}
+}
+
+// A string the caller says holds a document is compared inside; one that
+// does not parse, or another string, changes whole.
+func TestDocuments(t *testing.T) {
+	old := parse(t, "data:\n  app.json: '{\"server\": {\"port\": 80}, \"x\": [1]}'\n  other: a\n")
+	new := parse(t, "data:\n  app.json: '{\"server\": {\"port\": 8080}, \"x\": [1]}'\n  other: b\n")
+	o := Options{Document: func(a, b *yaml.Node) (*schema.Type, bool) { return nil, strings.HasPrefix(a.Value, "{") }}
+	got, err := Diff(old, new, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := lines(got); s != "data.[app.json].server.port changed 80 -> 8080\ndata.other changed a -> b" {
+		t.Errorf("got\n%s", s)
+	}
+	if str, in := got[0].Inside(); str != "data.[app.json]" || in != "server.port" || got[0].Doc != 2 {
+		t.Errorf("Inside: %q %q (Doc %d)", str, in, got[0].Doc)
+	}
+	if str, in := got[1].Inside(); str != "data.other" || in != "" {
+		t.Errorf("Inside of a plain change: %q %q", str, in)
+	}
+	broken := parse(t, "data: {app.json: '{\"a\": 1}'}")
+	got, _ = Diff(broken, parse(t, "data: {app.json: '{\"a\": '}"), o)
+	if s := lines(got); !strings.HasPrefix(s, "data.[app.json] changed") {
+		t.Errorf("a document that no longer parses: %s", s)
+	}
+}
+
+// Paths hold positions, for code that edits the tree.
+func TestPaths(t *testing.T) {
+	got, _ := Diff(parse(t, "l: [{name: a}, {name: b, v: 1}]"), parse(t, "l: [{name: b, v: 2}]"), Options{})
+	if len(got) != 2 || got[0].Path.String() != "l.0.v" || got[1].Path.String() != "l.0" || got[1].Op != Removed {
+		for _, c := range got {
+			t.Logf("%s %s", c.Path, c.Op)
+		}
+		t.Error("unexpected paths")
+	}
+}
+
+// A tree larger than MaxNodes, or whose aliases expand past it, is an
+// error, not unbounded work.
+func TestTooLarge(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a: &a [x, x, x, x, x, x, x, x, x, x]\n")
+	prev := "a"
+	for i := range 8 {
+		name := fmt.Sprintf("l%d", i)
+		fmt.Fprintf(&b, "%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", name, name, prev, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+		prev = name
+	}
+	bomb := parse(t, b.String())
+	other := parse(t, strings.Replace(b.String(), "[x, x,", "[y, x,", 1))
+	if _, err := Diff(bomb, other, Options{}); err != ErrTooLarge {
+		t.Errorf("an alias bomb: got %v", err)
+	}
+	big := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, MaxNodes)}
+	x := &yaml.Node{Kind: yaml.ScalarNode, Value: "x"}
+	for i := range big.Content {
+		big.Content[i] = x // one node a million times: counted as many
+	}
+	if _, err := Snapshot(big); err != ErrTooLarge {
+		t.Errorf("a big tree: got %v", err)
+	}
+}

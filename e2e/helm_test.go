@@ -262,6 +262,10 @@ func TestHelmDocs(t *testing.T) {
 		if got != want || sameDocs(plainOf(t, sh), got) == "" {
 			t.Errorf("the Helm 3 post-renderer and the function standalone disagree (or changed nothing):\n--- post-renderer\n%s--- standalone\n%s", got, want)
 		}
+		diff := sh.run(t, docBlock(t, "docs/integrations.md", "helm-diff"))
+		if wantDiff := docBlock(t, "docs/integrations.md", "helm-diff-output"); diff.code != 1 || diff.stdout != wantDiff {
+			t.Errorf("the rendered chart's diff is not the page's (the patch alone):\n%s\n--- want\n%s", diff, wantDiff)
+		}
 		r := sh.run(t, docBlock(t, "docs/integrations.md", "helm3-error"))
 		wantErr := strings.ReplaceAll(docBlock(t, "docs/integrations.md", "helm3-error-output"), "/home/me/patchwork", sh.dir)
 		if r.code != 1 || r.stdout != "" || r.stderr != wantErr {

@@ -28,6 +28,9 @@
 // kyaml codec: kyaml's writer and kyaml's annotation functions, for a user
 // who suspects the fast path. The tests hold both codecs to the same bytes.
 //
-// Standalone runs (plain YAML streams, not ResourceLists) are read and
-// written by ReadStream and WriteStream, through kyaml as well.
+// Standalone runs (plain YAML streams, not ResourceLists) are read by
+// ReadStream, with kyaml's reader, each document placed in the bytes it
+// came from by yaml.v3's positions; WriteStream writes each document as
+// the bytes it is given (its source, or an edit of it) or whole, as
+// kyaml's writer writes it.
 package rlio

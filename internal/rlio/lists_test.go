@@ -39,9 +39,13 @@ items:
 
 func readStream(t *testing.T, s string) []*yaml.RNode {
 	t.Helper()
-	docs, err := ReadStream(strings.NewReader(s))
+	in, err := ReadStream([]byte(s))
 	if err != nil {
 		t.Fatal(err)
+	}
+	var docs []*yaml.RNode
+	for _, src := range in.Docs {
+		docs = append(docs, src.Node)
 	}
 	return docs
 }
@@ -49,7 +53,11 @@ func readStream(t *testing.T, s string) []*yaml.RNode {
 func writeStream(t *testing.T, items []*yaml.RNode) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteStream(&b, items); err != nil {
+	var docs []Out
+	for _, it := range items {
+		docs = append(docs, Out{Node: it})
+	}
+	if err := WriteStream(&b, docs, ""); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

@@ -63,3 +63,30 @@ func TestNewStringsFollowQuoting(t *testing.T) {
 		}
 	}
 }
+
+// A string of several lines written where the document's style cannot
+// hold it (a new key's value, or over a plain or 'single' value) is a
+// literal block, as YAML encoders write one, not double-quoted with each
+// line break spelt \n; a double-quoted value stays double-quoted, and so
+// does a value with more after it on its line, or at the end of a text
+// without a final line break.
+func TestLinesWrittenAsLiteralBlock(t *testing.T) {
+	for _, c := range []struct{ text, path, want string }{
+		{"data:\n  a: x\n", "data.b", "data:\n  a: x\n  b: |\n    one\n    two\n"},
+		{"data:\n  b: x\n", "data.b", "data:\n  b: |\n    one\n    two\n"},
+		{"data:\n  b: 'x'\n", "data.b", "data:\n  b: |\n    one\n    two\n"},
+		{"data:\n  b: \"x\"\n", "data.b", "data:\n  b: \"one\\ntwo\\n\"\n"},
+		{"data: {b: x}\n", "data.b", "data: {b: \"one\\ntwo\\n\"}\n"},
+		// a block scalar would take in what follows it on its line
+		{"data:\n  b: x # c\n", "data.b", "data:\n  b: \"one\\ntwo\\n\" # c\n"},
+		{"data:\n  a: x", "data.b", "data:\n  a: x\n  b: \"one\\ntwo\\n\""},
+	} {
+		set := func(*yaml.Node) (*yaml.Node, error) {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: span.StrTag, Value: "one\ntwo\n"}, nil
+		}
+		got, err := Set(c.text, fieldpath.MustParse(c.path), Options{Create: true}, set)
+		if err != nil || got != c.want {
+			t.Errorf("%q + %s:\n got  %q, %v\n want %q", c.text, c.path, got, err, c.want)
+		}
+	}
+}

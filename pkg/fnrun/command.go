@@ -121,26 +121,21 @@ func (f Function) standalone(configPath string, files []string, stdin io.Reader,
 	}
 	req := &Request{Config: config, ConfigDir: filepath.Dir(configPath),
 		ConfigDirWhy: "the directory of the config file " + configPath, secrets: secrets}
-	items, err := req.readFiles(files, stdin)
+	in, err := req.readFiles(files, stdin)
 	if err != nil {
 		return fail(err)
 	}
-	// the items of List resources are resources of their own, as kustomize
-	// makes them, and go back into their Lists
-	items, lists := rlio.ExpandLists(items)
-	req.Items = items
 	forget := fnconfig.ReadFrom(config, configPath)
-	outcome := f.Process(req)
+	out, outcome, err := RunStream(f, req, in)
 	forget()
 	printResults(stderr, outcome.Results)
+	if err != nil {
+		return fail(err)
+	}
 	if outcome.Failed {
 		return 1
 	}
-	out := req.Items
-	if lists != nil {
-		out = lists.Collapse(out)
-	}
-	if err := rlio.WriteStream(stdout, out); err != nil {
+	if _, err := stdout.Write(out); err != nil {
 		return fail(err)
 	}
 	return 0
@@ -162,14 +157,14 @@ func readConfig(path string) (*yaml.RNode, error) {
 	return configs[0], nil
 }
 
-// readFiles reads the resources of a standalone run ("-" is stdin),
-// registering the Secrets of each file as it is read, for the error of a
-// later one.
-func (r *Request) readFiles(files []string, stdin io.Reader) ([]*yaml.RNode, error) {
+// readFiles reads the resources of a standalone run ("-" is stdin) as
+// one stream, registering the Secrets of each file as it is read, for the
+// error of a later one.
+func (r *Request) readFiles(files []string, stdin io.Reader) (*rlio.Stream, error) {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	var items []*yaml.RNode
+	all := &rlio.Stream{}
 	for _, name := range files {
 		read := os.ReadFile
 		if name == "-" {
@@ -179,14 +174,16 @@ func (r *Request) readFiles(files []string, stdin io.Reader) ([]*yaml.RNode, err
 		if err != nil {
 			return nil, err
 		}
-		got, err := rlio.ReadStream(bytes.NewReader(b))
+		s, err := rlio.ReadStream(b)
 		if err != nil {
 			return nil, fileError(name, b, err)
 		}
-		r.knowSecrets(got)
-		items = append(items, got...)
+		for _, d := range s.Docs {
+			r.knowSecrets([]*yaml.RNode{d.Node})
+		}
+		all.Append(s)
 	}
-	return items, nil
+	return all, nil
 }
 
 // fileError names the file and, for a YAML syntax error, the line where it

@@ -266,6 +266,17 @@ func (m *Meta) Schema(items []*yaml.RNode) (*schema.Schema, error) {
 	return s, nil
 }
 
+// SchemaOf is Schema for the items of ix not removed, listed only by the
+// first call: callers ask once per resource they patch, and a list of
+// every item per patched resource made a run's cost grow with the square
+// of the items (issue 29).
+func (m *Meta) SchemaOf(ix *selector.Index) (*schema.Schema, error) {
+	if m.schema != nil {
+		return m.schema, nil
+	}
+	return m.Schema(ix.Items())
+}
+
 // CRDs are the CustomResourceDefinitions of the schema files, for a
 // schema of another kind (package apply's, which multi-patch builds
 // itself, so that a function without apply patches does not link it).

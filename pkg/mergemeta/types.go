@@ -56,7 +56,7 @@ func (m *Meta) TypeFor(ix *selector.Index, i int) (*schema.Type, string, error) 
 // paths start there: podspec-patch merges a workload's PodSpec as the spec
 // of a v1 Pod, and its declarations are relative to the PodSpec.
 func (m *Meta) TypeAs(ix *selector.Index, i int, apiVersion, kind string, at fieldpath.Path, what string) (*schema.Type, string, error) {
-	s, err := m.Schema(ix.Items())
+	s, err := m.SchemaOf(ix)
 	if err != nil {
 		return nil, "", err
 	}

@@ -194,7 +194,7 @@ type checkKey struct {
 // types, schema files, the CRDs among the items. A schema that cannot be
 // read is an error, reported once; the built-in types stand in.
 func (a *applier) schema() *schema.Schema {
-	s, err := a.meta.Schema(a.Ix.Items())
+	s, err := a.meta.SchemaOf(a.Ix)
 	if err != nil {
 		a.Errorf("", nil, "", "%v", err)
 		s, _ = a.meta.Schema(nil)

@@ -106,7 +106,11 @@ func (p benchPass) bench(b *testing.B, in []byte) {
 	for i := 0; i < b.N; i++ {
 		p.once(b, in)
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	cpu := float64(cpuTime()-start) / float64(b.N)
+	b.ReportMetric(cpu, "cpu-ns/op")
+	if perUnit != nil {
+		b.ReportMetric(cpu/float64(perUnit.n), "cpu-ns/"+perUnit.unit)
+	}
 	if mb := peakRSS(b); mb > 0 {
 		b.ReportMetric(mb, "peak-RSS-MB")
 	}
@@ -199,6 +203,14 @@ func vmHWM() int64 {
 	return 0
 }
 
+// per is the size of the input BesideIdentityPer reports figures per unit of.
+type per struct {
+	n    int
+	unit string
+}
+
+var perUnit *per
+
 // suffix is what go test appends to repeated benchmark names.
 var suffix = regexp.MustCompile(`#[0-9]+$`)
 
@@ -210,4 +222,13 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BesideIdentityPer is BesideIdentity with each figure also reported per
+// unit of the input (n of them, named unit: cpu-ns/item), for benchmarks
+// that compare sizes.
+func BesideIdentityPer(b *testing.B, f fnrun.Function, in []byte, n int, unit string) {
+	perUnit = &per{n: n, unit: unit}
+	defer func() { perUnit = nil }()
+	BesideIdentity(b, f, in)
 }

@@ -1,12 +1,18 @@
 package fnruntest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // CorpusEnv names the environment variable that points at the corpus of
@@ -96,4 +102,73 @@ func writeCorpusList(tb testing.TB, corpus string, copies int, config, cached st
 		_ = os.WriteFile(cached, b, 0o644) // another file system: copy
 	}
 	return b
+}
+
+// ManifestList is the ResourceList kpt would hand a function for the
+// resources of the corpus folders named (keda, metrics-server: the
+// corpus's projects resourcelist.py leaves out), copies times over (names
+// suffixed -cN from the second copy on, which leave the CRDs out, as
+// resourcelist.py's copies do), with config as its
+// functionConfig: every YAML file's resources, path-annotated and written
+// as kyaml's writer writes a list. Files that are not resources (JSON
+// patches of a kustomization) are left out. Skipped without the corpus.
+func ManifestList(tb testing.TB, copies int, config string, folders ...string) []byte {
+	tb.Helper()
+	corpus := CorpusDir()
+	if corpus == "" {
+		tb.Skipf("no corpus of real manifests: set %s to the folder holding resourcelist.py", CorpusEnv)
+	}
+	var items []*yaml.RNode
+	for c := range copies {
+		for _, folder := range folders {
+			items = append(items, manifests(tb, corpus, folder, c)...)
+		}
+	}
+	var b bytes.Buffer
+	w := kio.ByteWriter{Writer: &b, KeepReaderAnnotations: true, FunctionConfig: yaml.MustParse(config),
+		WrappingKind: kio.ResourceListKind, WrappingAPIVersion: kio.ResourceListAPIVersion}
+	if err := w.Write(items); err != nil {
+		tb.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// manifests are the resources of the YAML files below folder, as copy c.
+func manifests(tb testing.TB, corpus, folder string, c int) []*yaml.RNode {
+	var items []*yaml.RNode
+	err := filepath.WalkDir(filepath.Join(corpus, folder), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || (filepath.Ext(path) != ".yaml" && filepath.Ext(path) != ".yml") {
+			return err
+		}
+		rel, _ := filepath.Rel(corpus, path)
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		read, err := (&kio.ByteReader{Reader: bytes.NewReader(raw), SetAnnotations: map[string]string{
+			kioutil.PathAnnotation: fmt.Sprintf("c%d/%s", c, rel)}}).Read()
+		if err != nil {
+			return nil // not resources
+		}
+		for _, it := range read {
+			if it.YNode().Kind != yaml.MappingNode {
+				return nil // a JSON patch file
+			}
+		}
+		for _, it := range read {
+			if c == 0 {
+				items = append(items, it)
+			} else if it.GetKind() != "CustomResourceDefinition" {
+				items = append(items, it)
+				if err := it.SetName(fmt.Sprintf("%s-c%d", it.GetName(), c)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return items
 }

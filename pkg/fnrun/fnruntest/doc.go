@@ -12,7 +12,8 @@
 //	not-idempotent          present when a second run may differ (why, inside)
 //	expected-sdk.yaml       rare: what the sdk mode writes instead of
 //	                        expected.yaml, where the SDK spells the same
-//	                        resources differently (see RunGolden)
+//	                        resources differently (it writes every
+//	                        resource whole, as kyaml does; see RunGolden)
 //
 // RunGolden runs each case in two modes, the subtests <case>/standalone and
 // <case>/sdk: as the command line runs the function, and as a Go program

@@ -77,19 +77,16 @@ func Run(t testing.TB, f fnrun.Function, configPath string, input []byte) ([]byt
 	if err != nil {
 		t.Fatalf("%s: %v", configPath, err)
 	}
-	items, err := rlio.ReadStream(bytes.NewReader(input))
+	in, err := rlio.ReadStream(input)
 	if err != nil {
 		t.Fatalf("input: %v", err)
 	}
-	req := &fnrun.Request{Items: items, Config: config, ConfigDir: filepath.Dir(configPath)}
-	outcome := f.Process(req)
-	var out bytes.Buffer
-	if !outcome.Failed {
-		if err := rlio.WriteStream(&out, req.Items); err != nil {
-			t.Fatal(err)
-		}
+	req := &fnrun.Request{Config: config, ConfigDir: filepath.Dir(configPath)}
+	out, outcome, err := fnrun.RunStream(f, req, in)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out.Bytes(), outcome
+	return out, outcome
 }
 
 // runStandalone runs a case as the command line does, checks the outcome,
@@ -102,7 +99,7 @@ func runStandalone(t *testing.T, f fnrun.Function, dir string) {
 	configPath := filepath.Join(dir, "config.yaml")
 	got, outcome := Run(t, f, configPath, input)
 	updateGolden(t, dir, "expected.yaml", got, outcome.Failed)
-	if !checkOutcome(t, dir, "expected.yaml", got, outcome.Results, outcome.Failed) || exists(filepath.Join(dir, "not-idempotent")) {
+	if !checkOutcome(t, dir, "expected.yaml", got, outcome.Results, outcome.Failed, nil) || exists(filepath.Join(dir, "not-idempotent")) {
 		return
 	}
 	again, outcome := Run(t, f, configPath, got)
@@ -130,7 +127,9 @@ func updateGolden(t *testing.T, dir, expected string, got []byte, failed bool) {
 // whether it failed) to the case's expectations, the output to the file
 // named expected. It reports whether the run was meant to succeed and did,
 // so that its output can be run again.
-func checkOutcome(t *testing.T, dir, expected string, got []byte, results framework.Results, failed bool) bool {
+//
+// form, when set, is applied to both outputs before they are compared.
+func checkOutcome(t *testing.T, dir, expected string, got []byte, results framework.Results, failed bool, form func(testing.TB, []byte) []byte) bool {
 	t.Helper()
 	CheckMessages(t, results)
 	if want, err := os.ReadFile(filepath.Join(dir, "expected-error.txt")); err == nil {
@@ -144,7 +143,7 @@ func checkOutcome(t *testing.T, dir, expected string, got []byte, results framew
 		t.Fatalf("run failed:\n%s", strings.Join(messages(results, ""), "\n"))
 	}
 	checkFindings(t, dir, results)
-	checkOutput(t, filepath.Join(dir, expected), got)
+	checkOutput(t, filepath.Join(dir, expected), got, form)
 	return true
 }
 
@@ -165,11 +164,14 @@ func checkFindings(t *testing.T, dir string, results framework.Results) {
 }
 
 // checkOutput holds a run's output to the file expectedPath.
-func checkOutput(t *testing.T, expectedPath string, got []byte) {
+func checkOutput(t *testing.T, expectedPath string, got []byte, form func(testing.TB, []byte) []byte) {
 	t.Helper()
 	want, err := os.ReadFile(expectedPath)
 	if err != nil {
 		t.Fatalf("%v (UPDATE_GOLDEN=1 writes it; then check it by hand)", err)
+	}
+	if form != nil {
+		got, want = form(t, got), form(t, want)
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatalf("output differs from %s\n--- got ---\n%s\n--- want ---\n%s", expectedPath, got, want)

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/rlio"
@@ -35,12 +38,14 @@ func runSDKCase(t *testing.T, f fnrun.Function, dir string) {
 		updateGolden(t, dir, expected, got, failed)
 		checkSDKExpected(t, dir)
 	}
-	checkOutcome(t, dir, expected, got, results, failed)
+	checkOutcome(t, dir, expected, got, results, failed, kyamlForm)
 	sameResults(t, f, dir, results)
 }
 
-// checkSDKExpected holds expected-sdk.yaml to the one difference RunGolden
-// allows: it is expected.yaml with merge keys written "!!merge <<".
+// checkSDKExpected holds expected-sdk.yaml to what RunGolden allows: the
+// resources of expected.yaml in other words (the SDK writes every resource
+// whole, as kyaml does, its merge keys "!!merge <<"; the standalone run
+// writes what it did not change as it was read), the same as data.
 func checkSDKExpected(t *testing.T, dir string) {
 	t.Helper()
 	std, err := os.ReadFile(filepath.Join(dir, "expected.yaml"))
@@ -54,9 +59,35 @@ func checkSDKExpected(t *testing.T, dir string) {
 	switch {
 	case bytes.Equal(sdk, std):
 		t.Errorf("%s equals expected.yaml: delete it", SDKExpectedFile)
-	case !bytes.Equal(bytes.ReplaceAll(sdk, []byte("!!merge <<"), []byte("<<")), std):
-		t.Errorf("%s differs from expected.yaml by more than merge keys written \"!!merge <<\"", SDKExpectedFile)
+	case !bytes.Equal(asJSON(t, sdk), asJSON(t, std)):
+		t.Errorf("%s holds other data than expected.yaml", SDKExpectedFile)
 	}
+}
+
+// asJSON is a stream's resources as JSON, one a line: their data alone,
+// without the annotations kyaml's reader and writer keep for themselves
+// (the SDK's writer drops an index annotation the standalone run keeps).
+func asJSON(t testing.TB, stream []byte) []byte {
+	t.Helper()
+	items, _ := readWithIndent(t, stream)
+	var b bytes.Buffer
+	for _, it := range items {
+		for _, a := range []string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation, kioutil.SeqIndentAnnotation} {
+			if err := it.PipeE(yaml.ClearAnnotation(a)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := yaml.ClearEmptyAnnotations(it); err != nil {
+			t.Fatal(err)
+		}
+		j, err := it.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
 }
 
 // sameResults checks that the SDK passed on every result of the standalone
@@ -69,6 +100,11 @@ func sameResults(t *testing.T, f fnrun.Function, dir string, got framework.Resul
 		t.Fatal(err)
 	}
 	_, outcome := Run(t, f, filepath.Join(dir, "config.yaml"), input)
+	// a resource the standalone run wrote whole says so; the SDK writes
+	// every resource whole
+	outcome.Results = slices.DeleteFunc(outcome.Results, func(r *framework.Result) bool {
+		return r.Severity == framework.Info && strings.Contains(r.Message, "written whole")
+	})
 	want, err := yaml.Marshal(outcome.Results)
 	if err != nil {
 		t.Fatal(err)
@@ -109,11 +145,49 @@ func runSDK(t *testing.T, f fnrun.Function, dir string) ([]byte, framework.Resul
 	if err != nil {
 		return nil, results, true
 	}
+	return writeWhole(t, items, nil), results, false
+}
+
+// writeWhole writes items as a stream, each resource whole as kyaml's
+// writer writes it (block lists indented under their keys where wide[i]).
+func writeWhole(t testing.TB, items []*yaml.RNode, wide []bool) []byte {
+	t.Helper()
+	docs := make([]rlio.Out, len(items))
+	for i, it := range items {
+		docs[i] = rlio.Out{Node: it, Wide: i < len(wide) && wide[i]}
+	}
 	var stream bytes.Buffer
-	if err := rlio.WriteStream(&stream, items); err != nil {
+	if err := rlio.WriteStream(&stream, docs, ""); err != nil {
 		t.Fatal(err)
 	}
-	return stream.Bytes(), results, false
+	return stream.Bytes()
+}
+
+// kyamlForm is a stream's resources as kyaml's writer writes them: the
+// form the sdk mode's output is compared in, since the standalone run
+// writes what it did not change as it was read, and the SDK writes
+// everything whole.
+func kyamlForm(t testing.TB, stream []byte) []byte {
+	t.Helper()
+	items, wide := readWithIndent(t, stream)
+	return writeWhole(t, items, wide)
+}
+
+// readWithIndent reads a stream as the standalone run does, and tells for
+// each resource whether it indents its block lists under their keys.
+func readWithIndent(t testing.TB, stream []byte) ([]*yaml.RNode, []bool) {
+	t.Helper()
+	in, err := rlio.ReadStream(stream)
+	if err != nil {
+		t.Fatalf("input: %v", err)
+	}
+	var items []*yaml.RNode
+	var wide []bool
+	for _, src := range in.Docs {
+		items = append(items, src.Node)
+		wide = append(wide, src.Wide)
+	}
+	return items, wide
 }
 
 // sdkInput is the case as the ResourceList a kpt SDK program reads: the
@@ -125,9 +199,13 @@ func sdkInput(t *testing.T, dir string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := rlio.ReadStream(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatalf("input: %v", err)
+	items, wide := readWithIndent(t, raw)
+	for i, it := range items {
+		if wide[i] {
+			if err := it.PipeE(yaml.SetAnnotation(kioutil.SeqIndentAnnotation, string(yaml.WideSequenceStyle))); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	config, err := yaml.ReadFile(filepath.Join(dir, "config.yaml"))
 	if err != nil {

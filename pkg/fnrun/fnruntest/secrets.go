@@ -1,7 +1,6 @@
 package fnruntest
 
 import (
-	"bytes"
 	"encoding/base64"
 	"fmt"
 	"os"
@@ -75,13 +74,13 @@ func secretValues(t *testing.T, caseDir string) []string {
 	if err != nil {
 		return nil
 	}
-	items, err := rlio.ReadStream(bytes.NewReader(input))
+	in, err := rlio.ReadStream(input)
 	if err != nil {
 		return nil // a case about malformed input
 	}
-	for _, it := range items {
-		if it.GetKind() == "Secret" {
-			addSecretData(set, it)
+	for _, src := range in.Docs {
+		if src.Node.GetKind() == "Secret" {
+			addSecretData(set, src.Node)
 		}
 	}
 	out := make([]string, 0, len(set))

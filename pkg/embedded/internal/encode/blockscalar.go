@@ -40,6 +40,14 @@ func blockScalar(value string, old *span.Node, newline string) (string, bool) {
 	return b.String(), true
 }
 
+// NewBlockScalar writes value as a literal block where no block scalar
+// was: the value of a block whose indentation is parentIndent, its lines
+// indented by unit more; false when a literal block cannot hold it.
+func NewBlockScalar(value string, parentIndent, unit int, newline string) (string, bool) {
+	at := &span.Node{Style: span.Literal, YAMLInfo: &span.YAMLInfo{BlockIndent: parentIndent + unit, ParentIndent: parentIndent}}
+	return blockScalar(value, at, newline)
+}
+
 // blockBody returns the text of a block scalar's lines for value, and the
 // chomping indicator that gives back its final line break: none when it
 // ends with one, "-" when it does not. A value that ends with blank lines

@@ -22,6 +22,10 @@ type YAMLLayout struct {
 	// StrQuote is how the document quotes every string, which new
 	// strings follow unless given quoted, or span.Plain: as needed.
 	StrQuote span.Style
+	// Blocks lets a new string of several lines be a literal block: the
+	// text written ends a line (a block scalar would take in whatever
+	// followed it there).
+	Blocks bool
 }
 
 // KeepFlow reports whether v is a map or list to write in flow style, as
@@ -136,7 +140,23 @@ func (l YAMLLayout) AfterKey(v *yaml.Node, keyCol int) string {
 		}
 		return l.NL + Spaces(col) + l.Block(v, col)
 	}
+	if s, ok := l.newBlockScalar(v, keyCol); ok {
+		return " " + s
+	}
 	return " " + l.scalar(v)
+}
+
+// newBlockScalar writes a new string of several lines, the value of a key
+// at column keyCol, as a literal block, as YAML encoders write one (a
+// double-quoted string spells every line break "\n"): only where the
+// string is plain, nothing says to quote it, and the text ends a line.
+func (l YAMLLayout) newBlockScalar(v *yaml.Node, keyCol int) (string, bool) {
+	if !l.Blocks || l.Quote || v.Kind != yaml.ScalarNode || !strings.Contains(v.Value, "\n") ||
+		v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 || l.StrQuote != span.Plain ||
+		scalartype.At(nil, v) != span.StrTag {
+		return "", false
+	}
+	return NewBlockScalar(v.Value, keyCol, l.Unit, l.NL)
 }
 
 // AfterDash renders v as a block list element after "-" at column dashCol.

@@ -149,7 +149,10 @@ func (w *writer) flowAddAt(n *span.Node, allGone bool) int {
 // addBlockYAML is addYAML for a block collection: the new entries go on
 // lines of their own after its last line.
 func (w *writer) addBlockYAML(n *span.Node, adds []plan.Append) Edit {
+	t := w.d.Text
+	at := span.LineEnd(t, n.End)
 	l := w.yamlLayout()
+	l.Blocks = at < len(t)
 	var b strings.Builder
 	for _, a := range adds {
 		b.WriteString(w.d.Newline + encode.Spaces(n.Col))
@@ -159,8 +162,6 @@ func (w *writer) addBlockYAML(n *span.Node, adds []plan.Append) Edit {
 			b.WriteString("-" + l.AfterDash(a.Value, n.Col))
 		}
 	}
-	t := w.d.Text
-	at := span.LineEnd(t, n.End)
 	if s := lastBlockScalar(n); s != nil && at == len(t) && !strings.ContainsAny(t[s.Start+1:s.HeaderEnd], "+-") {
 		// A block scalar with clip chomping ends the text, which has no
 		// line break after it: its value has no final line break either,

@@ -63,6 +63,9 @@ func (w *writer) scalarTag(n *span.Node, v *yaml.Node) string {
 // value's style is kept when it can hold the new text.
 func (w *writer) rewriteYAMLScalar(n *span.Node, v *yaml.Node, tag string) (Edit, Check) {
 	text := encode.YAMLScalar(tag, v.Value, n, n.InFlow, w.d.Newline)
+	if s, ok := w.linesBlock(n, tag, v.Value); ok {
+		text = s
+	}
 	if s, ok := w.givenText(tag, v, n.InFlow); ok {
 		text = s
 	}
@@ -71,6 +74,26 @@ func (w *writer) rewriteYAMLScalar(n *span.Node, v *yaml.Node, tag string) (Edit
 		text = " " + text
 	}
 	return Edit{Start: n.Start, End: n.End, Text: text}, Check{Want: want}
+}
+
+// linesBlock writes a string of several lines over a plain or 'single'
+// value, which cannot hold its line breaks, as a literal block, as YAML
+// encoders write one, rather than double-quoted with each break "\n";
+// only where the value ends its line.
+func (w *writer) linesBlock(n *span.Node, tag, value string) (string, bool) {
+	if tag != span.StrTag || w.d.Jsonish || n.InFlow || n.YAMLInfo == nil || n.ParentIndent < 0 ||
+		(n.Style != span.Plain && n.Style != span.Single) || !strings.Contains(value, "\n") || !w.endsLine(n.End) {
+		return "", false
+	}
+	return encode.NewBlockScalar(value, n.ParentIndent, w.d.Unit, w.d.Newline)
+}
+
+// endsLine reports whether nothing but blanks follows offset at on its
+// line, and a line break ends it.
+func (w *writer) endsLine(at int) bool {
+	t := w.d.Text
+	end := span.LineEnd(t, at)
+	return end < len(t) && strings.TrimSpace(t[at:end]) == ""
 }
 
 // newYAMLScalar writes a YAML scalar where a map, a list or an empty value
@@ -101,6 +124,7 @@ func (w *writer) givenText(tag string, v *yaml.Node, inFlow bool) (string, bool)
 func (w *writer) replaceYAMLCollection(p locate.Place, v *yaml.Node) (Edit, Check, error) {
 	n := p.N
 	l := w.yamlLayout()
+	l.Blocks = w.endsLine(n.End)
 	want := encode.ReadBack(span.YAML, v)
 	if n.InFlow {
 		return Edit{Start: n.Start, End: n.End, Text: w.spaced(n.Start, l.Flow(v))}, Check{Want: want}, nil

@@ -66,6 +66,7 @@ func transform(req *fnrun.Request) error {
 			break
 		}
 	}
+	a.unapplied()
 	a.watch.Finish()
 	if err := a.Err(); err != nil {
 		return err
@@ -217,6 +218,17 @@ func (a *applier) typeFor(i int) (*schema.Type, string, bool) {
 	return t, decls, true
 }
 
+// unapplied flags the declarations (mergeKeys, schemas) that applied to
+// nothing: the lists they meant were replaced whole, in silence
+// otherwise.
+func (a *applier) unapplied() {
+	scope := mergemeta.Scope{Root: "the resource", Noun: "resource", Strings: true,
+		Roots: func(i int) []*yaml.Node { return []*yaml.Node{a.Ix.Item(i).YNode()} }}
+	for _, f := range a.meta.Unapplied(a.Ix, scope) {
+		a.Flag(f.Entry, f.Res, f.Field, f.Msg, "")
+	}
+}
+
 // run applies entry c to the resources it selects.
 func (a *applier) run(c *compiled) {
 	if c.into != nil {
@@ -267,7 +279,8 @@ func (a *applier) runDocument(c *compiled, d *document, changed map[int]bool, n 
 			step.Done()
 		}
 	}
-	a.Elements(c.name, &elements, entry.Words{Patch: "the patch", Narrow: "; to change only those, narrow the target"})
+	a.Elements(c.name, &elements, entry.Words{Patch: "the patch", Narrow: "; to change only those, narrow the target",
+		Every: "podspec-patch's containerPatch with mode: default"})
 	return len(selected)
 }
 

@@ -98,8 +98,30 @@ func transform(req *fnrun.Request) error {
 		}
 		r.runEntry(c, selected[k])
 	}
+	r.unapplied(meta)
 	r.watch.Finish()
 	return r.Err()
+}
+
+// unapplied flags the declarations (mergeKeys, schemas) that applied to
+// nothing: a path that leads to no list of any PodSpec, and every schema
+// file, since a PodSpec's rules are the Kubernetes schema's.
+func (r *podRun) unapplied(meta *mergemeta.Meta) {
+	scope := mergemeta.Scope{Root: "the PodSpec", Noun: "workload",
+		NoSchemas: "a PodSpec merges by the Kubernetes PodSpec schema, which no schema file changes, so the entry applies to nothing here (multi-patch reads schema files for custom resources)",
+		Roots: func(i int) []*yaml.Node {
+			if spec, _, _ := r.loc.find(r.Ix.Item(i)); spec != nil {
+				return []*yaml.Node{spec.YNode()}
+			}
+			return nil
+		},
+		At: func(i int) string {
+			_, path, _ := r.loc.find(r.Ix.Item(i))
+			return path
+		}}
+	for _, f := range meta.Unapplied(r.Ix, scope) {
+		r.Flag(f.Entry, f.Res, f.Field, f.Msg, "")
+	}
 }
 
 // compileAll compiles the entries, reporting their typos (findings:
@@ -159,7 +181,7 @@ func (r *podRun) runEntry(c *compiled, selected []int) {
 		paths[i] = path
 	}
 	r.Elements(c.name, &elements, entry.Words{Patch: "the PodSpec patch", Within: "the PodSpec",
-		At: func(i int) string { return paths[i] }, Hint: useContainerPatch})
+		At: func(i int) string { return paths[i] }, Hint: useContainerPatch, Every: "containerPatch"})
 	r.summarize(c, n)
 }
 

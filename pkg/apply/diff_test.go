@@ -307,7 +307,7 @@ func mergeOurs(v sides, typ Type) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Merge(dst, typ); err != nil {
+	if err := p.Merge(dst, typ, nil); err != nil {
 		return nil, err
 	}
 	b, err := yamljson.Encode(dst.YNode(), nil)

@@ -38,13 +38,13 @@ func (d *Doc) Validate(t Types, b *budget.Budget) error {
 // filled. A document that Deletes is for the caller to act on: Apply does
 // not delete. (A patch into strings is package embedpatch's to apply.)
 // What the patch adds is charged to b, the run's budget (nil: a budget of
-// the call's own; an apply patch works within one of its own).
+// the call's own).
 func (d *Doc) Apply(dst *yaml.RNode, t Types, b *budget.Budget) (smp.Result, error) {
 	switch {
 	case d.Type == JSON:
 		return smp.Result{}, d.Ops.Apply(dst, b)
 	case d.Type == Apply:
-		return smp.Result{}, d.config.Merge(dst, t.Apply)
+		return smp.Result{}, d.config.Merge(dst, t.Apply, b)
 	case d.Type == Merge && d.Default:
 		// RFC 7386 knows no list merges: a default merge patch fills
 		// without a schema.

@@ -70,6 +70,7 @@ func placeItems(raw []byte, items []*yaml.RNode) *listSource {
 	}
 	end, ok := itemsEnd(raw, lines[dashes[len(dashes)-1]], indent, items[len(items)-1].YNode())
 	src := &listSource{span: make(map[*yaml.Node]itemSpan, len(items)), tied: make([]bool, len(items)+1)}
+	input := string(raw) // one copy; the spans are pieces of it
 	for i, it := range items {
 		src.tied[i] = src.tied[i] || it.YNode().HeadComment != ""
 		var stop int
@@ -81,7 +82,7 @@ func placeItems(raw []byte, items []*yaml.RNode) *listSource {
 		default:
 			continue
 		}
-		text, shifted := shiftLeft(raw[lines[dashes[i]]:stop], indent)
+		text, shifted := shiftLeft(input[lines[dashes[i]]:stop], indent)
 		if !shifted {
 			continue
 		}
@@ -189,15 +190,15 @@ func commented(nodes ...*yaml.Node) bool {
 // shiftLeft is text with indent spaces taken off every line: false when a
 // line that is not blank starts with fewer. A blank line loses the spaces
 // it has, up to indent.
-func shiftLeft(text []byte, indent int) (string, bool) {
+func shiftLeft(text string, indent int) (string, bool) {
 	if indent == 0 {
-		return string(text), true
+		return text, true // a piece of the input, not a copy
 	}
-	var b bytes.Buffer
+	var b strings.Builder
 	b.Grow(len(text))
 	for len(text) > 0 {
 		line := text
-		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
 			line = text[:i+1]
 		}
 		text = text[len(line):]
@@ -205,10 +206,10 @@ func shiftLeft(text []byte, indent int) (string, bool) {
 		for k < indent && k < len(line) && line[k] == ' ' {
 			k++
 		}
-		if k < indent && len(bytes.TrimRight(line, " \n")) > 0 {
+		if k < indent && len(strings.TrimRight(line, " \n")) > 0 {
 			return "", false
 		}
-		b.Write(line[k:])
+		b.WriteString(line[k:])
 	}
 	return b.String(), true
 }

@@ -199,9 +199,8 @@ func TestUntouchedUnplacedSaysSo(t *testing.T) {
 // ResourceList laid out as no writer lays it out goes through the binary
 // with its items' bytes kept: a config that matches nothing writes every
 // item as read, one that labels one item rewrites that item and no other,
-// and a run over that output changes no item. (An item tied to a changed
-// neighbour by a comment between them would be rewritten too: the
-// fixture's comment lies between two items the config leaves alone.)
+// and a run over that output changes no item. b's head comment, at the
+// items' column, goes with b, and a stays as read.
 func TestUntouchedResourceList(t *testing.T) {
 	bin := requireFunction(t, "multi-patch")
 	raw, err := os.ReadFile(filepath.Join(env.root, untouchedDir, "resourcelist-items.yaml"))

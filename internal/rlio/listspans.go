@@ -25,10 +25,13 @@ import (
 //
 // The span of item i thus holds its own text and the comments and blank
 // lines between it and item i+1, which yaml.v3 gives item i (inside its
-// tree) or item i+1 (its head comment), depending on what follows. Two
-// items with a comment between them are tied (listSource.tied): copied
-// together, neighbours in the output as in the source, or neither is
-// (copies), so that the comment is written once and read as it was.
+// tree) or item i+1 (its head comment), depending on what follows. Item
+// i+1's head comment starts its own span instead when it is the lines just
+// before its "-", at the items' column, where kyaml's writer writes it
+// (headStart). Two items with any other comment between them are tied
+// (listSource.tied): copied together, neighbours in the output as in the
+// source, or neither is (copies), so that the comment is written once and
+// read as it was.
 //
 // The writer writes the items at column 0 ("items:\n- a: 1"); a list
 // indented under its key (d > 0) has every line of each copied item
@@ -70,29 +73,64 @@ func placeItems(raw []byte, items []*yaml.RNode) *listSource {
 	}
 	end, ok := itemsEnd(raw, lines[dashes[len(dashes)-1]], indent, items[len(items)-1].YNode())
 	src := &listSource{span: make(map[*yaml.Node]itemSpan, len(items)), tied: make([]bool, len(items)+1)}
+	starts := make([]int, len(items)+1)
+	for i, it := range items {
+		prev := -1
+		if i > 0 {
+			prev = dashes[i-1]
+		}
+		var own bool
+		starts[i], own = headStart(raw, lines, dashes[i], prev, indent, it.YNode().HeadComment)
+		src.tied[i] = !own
+	}
+	starts[len(items)] = end
 	input := string(raw) // one copy; the spans are pieces of it
 	for i, it := range items {
-		src.tied[i] = src.tied[i] || it.YNode().HeadComment != ""
-		var stop int
-		switch {
-		case i+1 < len(items):
-			stop = lines[dashes[i+1]]
-		case ok:
-			stop = end
-		default:
+		if i+1 == len(items) && !ok {
 			continue
 		}
-		text, shifted := shiftLeft(input[lines[dashes[i]]:stop], indent)
+		text, shifted := shiftLeft(input[starts[i]:starts[i+1]], indent)
 		if !shifted {
 			continue
 		}
 		if !strings.HasSuffix(text, "\n") {
 			continue // the input's end: a block scalar there ends without its line break
 		}
-		src.tied[i+1] = endsWithComment(text)
+		src.tied[i+1] = src.tied[i+1] || endsWithComment(text)
 		src.span[it.YNode()] = itemSpan{index: i, text: text}
 	}
 	return src
+}
+
+// headStart is where the span of the item whose "-" is on line dash
+// starts: the first line of its head comment, when the lines just before
+// the "-" are that comment, line for line, at the items' column (after the
+// "-" line of the item before, prev); else the "-" line, and own is false: the comment lies in
+// the span before, tying the two items.
+func headStart(raw []byte, lines []int, dash, prev, indent int, head string) (start int, own bool) {
+	if head == "" {
+		return lines[dash], true
+	}
+	want := strings.Split(head, "\n")
+	first := dash - len(want)
+	if first <= prev {
+		return lines[dash], false
+	}
+	for k, w := range want {
+		line := raw[lines[first+k]:lines[first+k+1]]
+		if !commentAt(line, indent) || string(bytes.TrimSpace(line)) != strings.TrimSpace(w) {
+			return lines[dash], false
+		}
+	}
+	return lines[first], true
+}
+
+// commentAt reports whether line is a comment starting at column indent,
+// the items' column, where kyaml's writer writes an item's head comment:
+// a comment elsewhere, or a blank line in the comment, may be read as
+// another node's after a changed item written before it.
+func commentAt(line []byte, indent int) bool {
+	return len(line) > indent && line[indent] == '#' && len(bytes.TrimLeft(line[:indent], " ")) == 0
 }
 
 // dashLines is the line (0-based) of each item's "-", and the list's

@@ -71,42 +71,59 @@ func placeItems(raw []byte, items []*yaml.RNode) *listSource {
 	if !ok {
 		return nil
 	}
-	end, ok := itemsEnd(raw, lines[dashes[len(dashes)-1]], indent, items[len(items)-1].YNode())
 	src := &listSource{span: make(map[*yaml.Node]itemSpan, len(items)), tied: make([]bool, len(items)+1)}
-	starts := make([]int, len(items)+1)
-	for i, it := range items {
-		prev := -1
-		if i > 0 {
-			prev = dashes[i-1]
-		}
-		var own bool
-		starts[i], own = headStart(raw, lines, dashes[i], prev, indent, it.YNode().HeadComment)
-		src.tied[i] = !own
-	}
-	starts[len(items)] = end
+	starts := src.spanStarts(raw, lines, dashes, indent, items)
 	input := string(raw) // one copy; the spans are pieces of it
 	for i, it := range items {
-		if i+1 == len(items) && !ok {
+		if starts[i] < 0 || starts[i+1] < 0 {
 			continue
 		}
+		// a comment ending the span may be the next item's, placed or not
+		src.tied[i+1] = src.tied[i+1] || endsWithComment(input[starts[i]:starts[i+1]])
 		text, shifted := shiftLeft(input[starts[i]:starts[i+1]], indent)
-		if !shifted {
-			continue
+		if !shifted || !strings.HasSuffix(text, "\n") {
+			continue // at the input's end, a block scalar ends without its line break
 		}
-		if !strings.HasSuffix(text, "\n") {
-			continue // the input's end: a block scalar there ends without its line break
-		}
-		src.tied[i+1] = src.tied[i+1] || endsWithComment(text)
 		src.span[it.YNode()] = itemSpan{index: i, text: text}
 	}
 	return src
 }
 
+// spanStarts is the offset in raw where each item's span starts, and
+// where the last one ends; -1 where that is not known (an item whose "-"
+// is not on its first line; the end of the items, see itemsEnd). It
+// records in s.tied the items whose head comment lies in the span before.
+func (s *listSource) spanStarts(raw []byte, lines, dashes []int, indent int, items []*yaml.RNode) []int {
+	starts := make([]int, len(items)+1)
+	for i, it := range items {
+		starts[i] = -1
+		if dashes[i] < 0 {
+			continue
+		}
+		prev := -1
+		if i > 0 {
+			prev = items[i-1].YNode().Line - 1 // the item before starts on it or after its "-"
+		}
+		var own bool
+		starts[i], own = headStart(raw, lines, dashes[i], prev, indent, it.YNode().HeadComment)
+		// the first key's head comment, too, lies before the "-" line
+		s.tied[i] = !own || len(it.YNode().Content) > 0 && it.YNode().Content[0].HeadComment != ""
+	}
+	last := len(items) - 1
+	starts[last+1] = -1
+	if dashes[last] >= 0 {
+		if end, ok := itemsEnd(raw, lines[dashes[last]], indent, items[last].YNode()); ok {
+			starts[last+1] = end
+		}
+	}
+	return starts
+}
+
 // headStart is where the span of the item whose "-" is on line dash
 // starts: the first line of its head comment, when the lines just before
 // the "-" are that comment, line for line, at the items' column (after the
-// "-" line of the item before, prev); else the "-" line, and own is false: the comment lies in
-// the span before, tying the two items.
+// "-" line of the item before, prev); else the "-" line, and own is false:
+// the comment lies in the span before, tying the two items.
 func headStart(raw []byte, lines []int, dash, prev, indent int, head string) (start int, own bool) {
 	if head == "" {
 		return lines[dash], true
@@ -133,8 +150,9 @@ func commentAt(line []byte, indent int) bool {
 	return len(line) > indent && line[indent] == '#' && len(bytes.TrimLeft(line[:indent], " ")) == 0
 }
 
-// dashLines is the line (0-based) of each item's "-", and the list's
-// indentation; false when an item does not start on its "-" line.
+// dashLines is the line (0-based) of each item's "-", -1 for an item
+// whose "-" is not on its first line ("- # comment"), and the list's
+// indentation; false when no item's is found, or they disagree.
 func dashLines(raw []byte, lines []int, items []*yaml.RNode) (dashes []int, indent int, ok bool) {
 	indent = -1
 	for _, it := range items {
@@ -142,15 +160,18 @@ func dashLines(raw []byte, lines []int, items []*yaml.RNode) (dashes []int, inde
 		if n.Kind != yaml.MappingNode || n.Line < 1 || n.Line > len(lines) {
 			return nil, 0, false
 		}
-		at := lines[n.Line-1]
-		d, ok := dashColumn(raw[at:], n.Column-1)
-		if !ok || indent >= 0 && d != indent {
+		d, found := dashColumn(raw[lines[n.Line-1]:], n.Column-1)
+		switch {
+		case !found:
+			dashes = append(dashes, -1)
+			continue
+		case indent >= 0 && d != indent:
 			return nil, 0, false
 		}
 		indent = d
 		dashes = append(dashes, n.Line-1)
 	}
-	return dashes, indent, true
+	return dashes, indent, indent >= 0
 }
 
 // dashColumn is the column of the "-" on line when the item starts at

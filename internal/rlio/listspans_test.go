@@ -27,6 +27,8 @@ var rlItems = []string{
 	"- kind: ConfigMap\n  metadata: &m\n    name: i\n  data: {k: v}\n",
 	"- kind: ConfigMap\n  metadata:\n    name: j\n    annotations:\n      config.kubernetes.io/index: '3'\n      internal.config.kubernetes.io/path: p.yaml\n",
 	"- kind: ConfigMap\n  metadata:\n    name: k\n  data:\n    indicator: |2\n        two more\n      base\n",
+	"- # a comment on the dash's line\n  kind: ConfigMap\n  metadata: {name: l}\n",
+	"-\n  kind: ConfigMap\n  metadata: {name: m}\n",
 }
 
 // between are what FuzzListSpans puts between items: nothing, blank and

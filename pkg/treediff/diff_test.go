@@ -151,6 +151,24 @@ func TestDocuments(t *testing.T) {
 	}
 }
 
+// A changed string the caller does not say holds a document is not read
+// as one: a patch changing a resource's values paid for parsing every
+// old and new value as a YAML document (a fifth of what a multi-patch run
+// allocated).
+func TestOnlyDocumentsRead(t *testing.T) {
+	old := parse(t, "data: {app.json: '{\"server\": {\"port\": 80}, \"x\": [1, 2, 3]}'}")
+	new := parse(t, "data: {app.json: '{\"server\": {\"port\": 8080}, \"x\": [1, 2, 3]}'}")
+	o := Options{Document: func(_, _ *yaml.Node) (*schema.Type, bool) { return nil, false }}
+	var got []Change
+	allocs := testing.AllocsPerRun(20, func() { got, _ = Diff(old, new, o) })
+	if s := lines(got); !strings.HasPrefix(s, "data.[app.json] changed") {
+		t.Errorf("got %s", s)
+	}
+	if allocs > 10 {
+		t.Errorf("%.0f allocations for one changed string: read as a document", allocs)
+	}
+}
+
 // Paths hold positions, for code that edits the tree.
 func TestPaths(t *testing.T) {
 	got, _ := Diff(parse(t, "l: [{name: a}, {name: b, v: 1}]"), parse(t, "l: [{name: b, v: 2}]"), Options{})

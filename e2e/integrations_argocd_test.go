@@ -325,6 +325,52 @@ func TestArgoCDPlugin(t *testing.T) {
 	if !strings.Contains(r.stdout, "opensearch.search.svc") || !strings.Contains(r.stdout, "runAsNonRoot: true") {
 		t.Errorf("the functions did not run:\n%s", r.stdout)
 	}
+
+	// A program the package holds, named in its Kptfile, is refused before
+	// kpt runs: kpt alone would run it (the control), the plugin does not.
+	evil := filepath.Join(t.TempDir(), "_cmp_server", "evil")
+	copyDir(t, appDir, evil)
+	marker := plantProgram(t, evil, "./render.sh")
+	kptEnv := []string{"PATH=" + path + ":" + os.Getenv("PATH")}
+	if r := run(t, evil, kptEnv, nil, kpt(t), "fn", "render", "--allow-exec", "-o", "unwrap", "."); r.code != 0 || !ran(marker) {
+		t.Fatalf("the control: kpt alone should run the package's program:\n%s", r)
+	}
+	os.Remove(marker)
+	refused := runExact(t, evil, sidecarEnv, plugin.Spec.Generate.Command[0], cmd...)
+	if refused.code == 0 || !strings.Contains(refused.stderr, `pipeline.mutators[2]: exec "./render.sh" is not one of the functions trusted here`) {
+		t.Errorf("the plugin rendered a package that runs its own program:\n%s", refused)
+	}
+	if ran(marker) {
+		t.Errorf("the package's program ran in the plugin")
+	}
+}
+
+// plantProgram adds to the pipeline of the kpt package dir (its Kptfile
+// ends with the mutators) a program of the package's own, exec (the path
+// kpt is to run, from where it runs), which passes the resources through
+// and leaves a marker file; it returns the marker's path.
+func plantProgram(t *testing.T, dir, exec string) string {
+	t.Helper()
+	marker := filepath.Join(t.TempDir(), "ran")
+	script := "#!/bin/sh\necho ran >" + marker + "\nexec cat\n"
+	if err := os.WriteFile(filepath.Join(dir, "render.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	kptfile := filepath.Join(dir, "Kptfile")
+	raw, err := os.ReadFile(kptfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(kptfile, append(raw, "  - exec: "+exec+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return marker
+}
+
+// ran reports whether the program plantProgram planted left its marker.
+func ran(marker string) bool {
+	_, err := os.Stat(marker)
+	return err == nil
 }
 
 // TestArgoCDLocal runs the page's ways to try the example applications on

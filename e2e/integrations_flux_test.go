@@ -112,6 +112,7 @@ func TestFluxRenderWorkflow(t *testing.T) {
 	}
 
 	push := ""
+	var render []string // the Render step: its script, then its environment
 	for _, step := range job.Steps {
 		if step.Name == "Push" {
 			push = step.Run
@@ -132,6 +133,9 @@ func TestFluxRenderWorkflow(t *testing.T) {
 		r := runExact(t, repo, stepEnv, "bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
 		if r.code != 0 {
 			t.Fatalf("step %q failed:\n%s", step.Name, r)
+		}
+		if step.Name == "Render" {
+			render = append([]string{script}, stepEnv...)
 		}
 	}
 	if push == "" {
@@ -164,6 +168,26 @@ func TestFluxRenderWorkflow(t *testing.T) {
 	compareResources(t, "kpt fn render", want, "the workflow", got)
 	if !strings.Contains(string(manifests), "trace-agent") || !strings.Contains(string(manifests), "replicas: 3") {
 		t.Errorf("the functions did not run:\n%s", manifests)
+	}
+
+	// A program committed in the package, named in its Kptfile, is refused
+	// before kpt runs: the Render step fails, and the program never ran.
+	if render == nil {
+		t.Fatal("the workflow has no step named Render")
+	}
+	evil := filepath.Join(base, "evil")
+	copyDir(t, repo, evil)
+	marker := plantProgram(t, filepath.Join(evil, "deploy"), "./deploy/render.sh")
+	if r := run(t, evil, []string{"PATH=" + onPath + ":" + os.Getenv("PATH")}, nil, kpt(t), "fn", "render", "--allow-exec", "-o", "unwrap", "deploy"); r.code != 0 || !ran(marker) {
+		t.Fatalf("the control: kpt alone should run the package's program:\n%s", r)
+	}
+	os.Remove(marker)
+	refused := runExact(t, evil, render[1:], "bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", render[0])
+	if refused.code == 0 || !strings.Contains(refused.stderr, `exec "./deploy/render.sh" is not one of the functions trusted here`) {
+		t.Errorf("the Render step rendered a package that runs its own program:\n%s", refused)
+	}
+	if ran(marker) {
+		t.Errorf("the package's program ran in the Render step")
 	}
 
 	// The cluster side pulls what the workflow pushes: its artifact, tag main.

@@ -24,7 +24,7 @@ containers:
 		panic(err)
 	}
 	fmt.Println(inherit.Contains(&doc))
-	expanded, err := inherit.Expand(&doc)
+	expanded, err := inherit.Expand(&doc, nil)
 	if err != nil {
 		panic(err)
 	}

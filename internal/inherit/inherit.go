@@ -6,17 +6,19 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 )
 
-// MaxNodes bounds the nodes Expand may create: a few nested aliases (an
-// alias bomb) would otherwise expand without limit.
-const MaxNodes = 1 << 17
-
 const mergeTag = "!!merge"
 
-// ErrTooLarge is returned (wrapped) by Expand when the copy would exceed
-// MaxNodes; other errors are << keys with a value that is not a map.
+// maxDepth bounds how deep a copy nests (the YAML parsers' own bound):
+// aliases of maps holding aliases could nest it without end.
+const maxDepth = 10000
+
+// ErrTooLarge is returned (wrapped) by Expand when the copy would overrun
+// its budget or nest too deep; other errors are << keys with a value that
+// is not a map.
 var ErrTooLarge = errors.New("YAML aliases expand to too many nodes")
 
 // IsKey reports whether k, a mapping key, is the << key: a plain `<<` (or one
@@ -77,16 +79,26 @@ func anyKey(n *yaml.Node, f func(k *yaml.Node) bool) bool {
 // YAML reader sees them: a map's own keys win over merged ones, and of the
 // maps a `<<: [*a, *b]` merges the first wins. Anchors are dropped. It
 // fails on a << key whose value is not a map or a list of maps, and
-// when the copy would exceed MaxNodes.
-func Expand(n *yaml.Node) (*yaml.Node, error) {
-	e := expander{}
+// when the copies of what aliases stand for overrun b (nil: a budget of
+// its own; an alias bomb is a few lines that stand for billions of nodes).
+func Expand(n *yaml.Node, b *budget.Budget) (*yaml.Node, error) {
+	e := expander{budget: budget.Or(b)}
 	return e.copy(n, 0)
 }
 
-type expander struct{ nodes int }
+// expander is one Expand: its budget, and how many aliases deep the copy
+// is (what it copies there is charged: it is what aliases multiply).
+type expander struct {
+	budget  *budget.Budget
+	aliased int
+}
 
 // copy copies n, aliases and << keys expanded, within the budget.
 func (e *expander) copy(n *yaml.Node, depth int) (*yaml.Node, error) {
+	if n.Kind == yaml.AliasNode {
+		e.aliased++
+		defer func() { e.aliased-- }()
+	}
 	if err := e.spend(depth); err != nil {
 		return nil, err
 	}
@@ -110,14 +122,16 @@ func (e *expander) copy(n *yaml.Node, depth int) (*yaml.Node, error) {
 	return &c, nil
 }
 
-// spend counts one more node copied at depth, refusing a copy too large
-// or too deep (an alias bomb).
+// spend charges a node copied at depth through an alias, and refuses a
+// copy nested too deep.
 func (e *expander) spend(depth int) error {
-	if e.nodes++; e.nodes > MaxNodes {
-		return fmt.Errorf("%w: more than %d", ErrTooLarge, MaxNodes)
+	if e.aliased > 0 {
+		if err := e.budget.Nodes(1); err != nil {
+			return fmt.Errorf("%w: %w", ErrTooLarge, err)
+		}
 	}
-	if depth > 10000 {
-		return fmt.Errorf("%w: nested more than 10000 levels", ErrTooLarge)
+	if depth > maxDepth {
+		return fmt.Errorf("%w: nested more than %d levels", ErrTooLarge, maxDepth)
 	}
 	return nil
 }

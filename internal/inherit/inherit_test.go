@@ -40,7 +40,7 @@ d: *a
 	if !Contains(n) {
 		t.Fatal("Contains = false")
 	}
-	e, err := Expand(n)
+	e, err := Expand(n, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestExpandErrors(t *testing.T) {
 		"a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n" +
 			"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n",
 	} {
-		if _, err := Expand(parse(t, doc)); err == nil {
+		if _, err := Expand(parse(t, doc), nil); err == nil {
 			t.Errorf("%q: no error", doc)
 		}
 	}
@@ -121,7 +121,7 @@ func TestExpandOwnKeySpelledOtherwise(t *testing.T) {
 	if err := yaml.Unmarshal([]byte("d: &d {00: a, 1: c}\nm: {<<: *d, 0: b}\n"), &doc); err != nil {
 		t.Fatal(err)
 	}
-	flat, err := Expand(doc.Content[0])
+	flat, err := Expand(doc.Content[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

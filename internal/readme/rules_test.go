@@ -45,6 +45,8 @@ var sameNameElsewhere = map[string]string{
 	"Load in pkg/kv/kv.go":                          "loads a generator's literals, env files and files, not merge metadata",
 	"Describe in pkg/fnrun/results.go":              "names a resource (apps/v1 Deployment prod/api), not what a value is",
 	"Describe in pkg/selector/index.go":             "reads a resource's identifying metadata, not words for a value",
+	"Regexp in internal/suggest/pattern.go":         "words why RE2 does not read a pattern, not a compile within the size limit",
+	"Regexp in internal/budget/regexp.go":           "compiles a pattern within the size limit, not words about one RE2 does not read",
 }
 
 // TestArchitectureRules keeps docs/architecture.md's rules table true: the

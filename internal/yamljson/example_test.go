@@ -20,7 +20,7 @@ env: {}
 	if err != nil {
 		panic(err)
 	}
-	b, err := yamljson.Encode(n.YNode())
+	b, err := yamljson.Encode(n.YNode(), nil)
 	if err != nil {
 		panic(err)
 	}

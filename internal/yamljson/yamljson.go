@@ -3,34 +3,44 @@ package yamljson
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/budget"
 )
 
 // Encode encodes a yaml node as JSON, keeping the order of map keys. Scalars
-// take their YAML types (a quoted "80" stays a string); alias expansion is
-// bounded.
-func Encode(n *yaml.Node) ([]byte, error) {
-	w := &jsonWriter{}
+// take their YAML types (a quoted "80" stays a string). What aliases expand
+// to is charged to b (nil: a budget of the call's own, made when the first
+// alias is met): a few nested aliases, or ten thousand of one large value,
+// would otherwise expand into gigabytes ("billion laughs").
+func Encode(n *yaml.Node, b *budget.Budget) ([]byte, error) {
+	w := &jsonWriter{budget: b}
 	if err := w.write(n); err != nil {
 		return nil, err
 	}
 	return w.b.Bytes(), nil
 }
 
-// maxAliases bounds alias expansion: a few nested aliases can otherwise
-// expand into gigabytes ("billion laughs").
-const maxAliases = 10000
-
 type jsonWriter struct {
-	b       bytes.Buffer
-	aliases int
+	b      bytes.Buffer
+	budget *budget.Budget
+	// aliased is how many aliases deep the writer is: what it writes there
+	// is charged.
+	aliased int
 }
 
 func (w *jsonWriter) write(n *yaml.Node) error {
+	if n.Kind == yaml.AliasNode {
+		return w.alias(n)
+	}
+	if err := w.charge(n); err != nil {
+		return err
+	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
@@ -38,11 +48,6 @@ func (w *jsonWriter) write(n *yaml.Node) error {
 			return nil
 		}
 		return w.write(n.Content[0])
-	case yaml.AliasNode:
-		if w.aliases++; w.aliases > maxAliases {
-			return fmt.Errorf("line %d: too many aliases to expand", n.Line)
-		}
-		return w.write(n.Alias)
 	case yaml.MappingNode:
 		return w.mapping(n)
 	case yaml.SequenceNode:
@@ -51,6 +56,34 @@ func (w *jsonWriter) write(n *yaml.Node) error {
 		return writeScalar(&w.b, n)
 	}
 	return nil
+}
+
+// alias writes what alias n stands for; a budget it overruns is told by
+// the line of the outermost alias.
+func (w *jsonWriter) alias(n *yaml.Node) error {
+	if n.Alias == nil {
+		return fmt.Errorf("line %d: an alias without an anchor", n.Line)
+	}
+	w.aliased++
+	err := w.write(n.Alias)
+	w.aliased--
+	if w.aliased == 0 && errors.Is(err, budget.ErrSpent) {
+		return fmt.Errorf("line %d: YAML aliases expand to too many nodes: %w", n.Line, err)
+	}
+	return err
+}
+
+// charge charges the budget for a node written through an alias, and its
+// text.
+func (w *jsonWriter) charge(n *yaml.Node) error {
+	if w.aliased == 0 {
+		return nil
+	}
+	w.budget = budget.Or(w.budget)
+	if err := w.budget.Nodes(1); err != nil {
+		return err
+	}
+	return w.budget.Bytes(len(n.Value))
 }
 
 // mapping writes a map as a JSON object, its keys in order.

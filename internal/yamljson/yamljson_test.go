@@ -1,10 +1,13 @@
 package yamljson
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/budget"
 )
 
 func TestEncode(t *testing.T) {
@@ -19,7 +22,7 @@ func TestEncode(t *testing.T) {
 		"a: &x {k: 1}\nb: *x\n":    `{"a":{"k":1},"b":{"k":1}}`,
 		"s: \"<tag> & \\u00e9\"\n": `{"s":"\u003ctag\u003e \u0026 é"}`,
 	} {
-		got, err := Encode(yaml.MustParse(in).YNode())
+		got, err := Encode(yaml.MustParse(in).YNode(), nil)
 		if err != nil || string(got) != want {
 			t.Errorf("Encode(%q) = %s, %v; want %s", in, got, err, want)
 		}
@@ -42,7 +45,21 @@ func TestAliasExpansionIsBounded(t *testing.T) {
 	if err != nil {
 		t.Skip("the YAML parser refuses the document itself:", err)
 	}
-	if _, err := Encode(n.YNode()); err == nil || !strings.Contains(err.Error(), "too many aliases") {
+	if _, err := Encode(n.YNode(), nil); err == nil || !strings.Contains(err.Error(), "YAML aliases expand to too many nodes") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Ten thousand aliases of one large value are as many copies of it (issue
+// 28): what aliases expand to is charged to the budget given.
+func TestAliasesOfALargeValue(t *testing.T) {
+	text := "a: &a " + strings.Repeat("x", 1000) + "\nl: [" + strings.Repeat("*a, ", 999) + "*a]\n"
+	n := yaml.MustParse(text).YNode()
+	if _, err := Encode(n, budget.Limits(1<<20, 1<<20)); err != nil {
+		t.Errorf("a megabyte: %v", err)
+	}
+	_, err := Encode(n, budget.Limits(1<<20, 1<<19))
+	if !errors.Is(err, budget.ErrSpent) || !strings.Contains(err.Error(), "line 2: YAML aliases expand to too many nodes: the run would produce more than 512Ki bytes") {
+		t.Errorf("over the budget: %v", err)
 	}
 }

@@ -30,7 +30,7 @@ func BenchmarkMerge(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if err := p.Merge(yaml.MustParse(deployment), t); err != nil {
+		if err := p.Merge(yaml.MustParse(deployment), t, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -192,7 +192,7 @@ func (c converter) field(name string, n *yaml.Node, preserve bool, depth int) (s
 	}
 	f := smd.StructField{Name: name, Type: smd.TypeRef{Inlined: a}}
 	if d := yamltree.Lookup(yamltree.Resolve(n), "default"); d != nil {
-		b, err := yamljson.Encode(d)
+		b, err := yamljson.Encode(d, nil)
 		if err == nil {
 			f.Default, _, err = decode(b)
 		}

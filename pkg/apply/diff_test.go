@@ -307,10 +307,10 @@ func mergeOurs(v sides, typ Type) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Merge(dst, typ); err != nil {
+	if err := p.Merge(dst, typ, nil); err != nil {
 		return nil, err
 	}
-	b, err := yamljson.Encode(dst.YNode())
+	b, err := yamljson.Encode(dst.YNode(), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -142,7 +142,7 @@ func keysMatch(e *yaml.Node, sel string) bool {
 		if !ok || f == nil {
 			return false
 		}
-		if j, err := yamljson.Encode(f); err != nil || string(j) != v {
+		if j, err := yamljson.Encode(f, nil); err != nil || string(j) != v {
 			return false
 		}
 	}

@@ -42,7 +42,7 @@ spec:
 	if err != nil {
 		panic(err)
 	}
-	if err := p.Merge(dst, t); err != nil {
+	if err := p.Merge(dst, t, nil); err != nil {
 		panic(err)
 	}
 	fmt.Print(dst.MustString())

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/structured-merge-diff/v6/value"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/dupkeys"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
@@ -30,7 +31,7 @@ func ParsePatch(n *yaml.RNode) (*Patch, error) {
 	if d := dupkeys.Find(n.YNode()); len(d) > 0 {
 		return nil, errors.New(d[0].MessageOf("the patch"))
 	}
-	b, err := yamljson.Encode(n.YNode())
+	b, err := yamljson.Encode(n.YNode(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -67,9 +68,11 @@ func (p *Patch) typed(t Type) (*typed.TypedValue, error) {
 // the schema says (a map by its keys, a set as a union, atomic replaced),
 // maps key by key unless atomic. dst's nodes change only where the merge
 // changed a value (jsonpatch.Rewrite): comments, key order and quoting of
-// the rest stay. On error dst is unchanged; a key dst gives twice is one
-// (the merge would read the last, the edit change the first).
-func (p *Patch) Merge(dst *yaml.RNode, t Type) error {
+// the rest stay. What the merge adds is charged to b, the run's budget
+// (nil: a budget of the call's own), as every patch type's is. On error dst
+// is unchanged; a key dst gives twice is one (the merge would read the
+// last, the edit change the first).
+func (p *Patch) Merge(dst *yaml.RNode, t Type, b *budget.Budget) error {
 	pt, err := p.typed(t)
 	if err != nil {
 		return err
@@ -77,7 +80,7 @@ func (p *Patch) Merge(dst *yaml.RNode, t Type) error {
 	if d := dupkeys.Find(dst.YNode()); len(d) > 0 {
 		return &smp.Error{Msg: d[0].MessageOf("the " + t.thing())}
 	}
-	return jsonpatch.Rewrite(dst, p.node.YNode(), func(in []byte) ([]byte, error) {
+	return jsonpatch.Rewrite(dst, p.node.YNode(), b, func(in []byte) ([]byte, error) {
 		live, spelt, err := decode(in)
 		if err != nil {
 			return nil, err

@@ -21,7 +21,7 @@ func TestKeyGivenTwice(t *testing.T) {
 	}
 	const text = "a: 1\na: 2\n"
 	dst := yaml.MustParse(text)
-	err = p.Merge(dst, Type{})
+	err = p.Merge(dst, Type{}, nil)
 	if err == nil || !strings.Contains(err.Error(), `the key "a" is given twice at the top level (lines 1 and 2 of the value)`) {
 		t.Errorf("a value with a key twice: %v", err)
 	}

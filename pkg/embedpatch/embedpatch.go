@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
@@ -85,6 +86,9 @@ type Options struct {
 	// Secret says the string is a Secret's value; messages show no value or
 	// key of it.
 	Secret bool
+	// Budget is the run's work budget, charged for what the patch adds
+	// (nil: a budget of the call's own).
+	Budget *budget.Budget
 }
 
 // Error is a patch that cannot apply to the document (the document is
@@ -171,10 +175,10 @@ func detect(text string, o Options) embedded.Format {
 // fills defaults) to the document's nodes.
 func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
 	r := yaml.NewRNode(doc)
-	so := smp.Options{Default: p.fill, Values: true}
+	so := smp.Options{Default: p.fill, Values: true, Budget: o.Budget}
 	switch {
 	case p.typ == JSON6902:
-		if err := p.ops.ApplyEmbedded(r, o.Secret); err != nil {
+		if err := p.ops.ApplyEmbedded(r, o.Secret, o.Budget); err != nil {
 			return &Error{Msg: err.Error()}
 		}
 		return nil
@@ -187,7 +191,7 @@ func (p *Patch) applyNodes(doc *yaml.Node, o Options) error {
 		if err != nil {
 			return &Error{Msg: err.Error()}
 		}
-		return smpError(p.doc.Apply(r, patch.Types{Apply: t}))
+		return smpError(p.doc.Apply(r, patch.Types{Apply: t}, o.Budget))
 	}
 	if err := smp.ValidateWith(p.node, o.Type, so); err != nil {
 		return smpError(smp.Result{}, err)

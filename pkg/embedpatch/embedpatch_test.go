@@ -149,6 +149,20 @@ scrape_configs:
 		patch: "base: {c: 2}",
 		want:  "base: &b {a: 1, c: 2}\nuse: *b\n",
 	}, {
+		// issue 28, item 14: a YAML date was an internal error in JSON
+		name:  "a date into JSON is a string, as YAML readers converting to JSON write it",
+		typ:   Merge,
+		text:  `{"a": 1}`,
+		patch: "b: 2001-12-14\nc: [!!timestamp 2002-01-01]",
+		want:  `{"a": 1, "b": "2001-12-14", "c": ["2002-01-01"]}`,
+	}, {
+		// issue 28, item 14: YAML's own spellings stay in YAML
+		name:  "infinity, NaN and binary data into YAML keep their type",
+		typ:   Strategic,
+		text:  "a: 1\nb: x\n",
+		patch: "a: .inf\nc: -.Inf\nd: .nan\ne: !!binary aGVsbG8=",
+		want:  "a: .inf\nb: x\nc: -.Inf\nd: .nan\ne: !!binary aGVsbG8=\n",
+	}, {
 		name:  "a patch that changes nothing returns the text as it is",
 		typ:   JSON6902,
 		text:  configJSON,
@@ -210,6 +224,11 @@ func TestApplyErrors(t *testing.T) {
 		{name: "a key that is not its text", typ: Strategic, text: "a: 1\n", patch: "0x1F: x",
 			err: `the top of the document: the patch adds the key "0x1F", which YAML readers take for "31"; quote it in the patch`},
 		{name: "format yaml forced on JSON-looking text", typ: Merge, text: `{"a": 1}`, format: embedded.YAML, patch: "b: 2", err: ""},
+		// issue 28, item 14: values JSON cannot spell were an internal error
+		{name: "infinity into JSON", typ: Merge, text: `{"a": 1}`, patch: "b: .inf",
+			err: "the patch brings the number .inf, which a JSON document cannot hold (JSON has no infinity, NaN or binary data)"},
+		{name: "NaN into JSON", typ: Strategic, text: `{"a": 1}`, patch: "a: .nan", err: "the patch brings the number .nan"},
+		{name: "binary into JSON", typ: Merge, text: `{"a": 1}`, patch: "a: !!binary aGVsbG8=", err: "the patch brings binary data (!!binary)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := Parse(c.typ, c.patch, false)

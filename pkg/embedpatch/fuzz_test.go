@@ -100,7 +100,7 @@ func meaning(t *testing.T, p *Patch, text, patch string, o Options) (any, bool) 
 	if err != nil {
 		t.Fatalf("Apply read a text Get cannot: %v", err)
 	}
-	in, err := yamljson.Encode(root[0])
+	in, err := yamljson.Encode(root[0], nil)
 	if err != nil {
 		return nil, false
 	}
@@ -124,7 +124,7 @@ func meaning(t *testing.T, p *Patch, text, patch string, o Options) (any, bool) 
 		}
 		return decodeJSON(t, out), true
 	case p.typ == JSON6902:
-		ops, err := yamljson.Encode(yaml.MustParse(patch).YNode())
+		ops, err := yamljson.Encode(yaml.MustParse(patch).YNode(), nil)
 		if err != nil {
 			return nil, false
 		}
@@ -161,7 +161,7 @@ func value(t *testing.T, text string, f embedded.Format, as func(*testing.T, *ya
 
 // asJSON is a node as package jsonpatch hands it to the library.
 func asJSON(t *testing.T, n *yaml.Node) any {
-	b, err := yamljson.Encode(n)
+	b, err := yamljson.Encode(n, nil)
 	if err != nil {
 		t.Fatalf("cannot encode: %v", err)
 	}
@@ -190,7 +190,7 @@ func toValue(t *testing.T, n *yaml.Node) any {
 		}
 		return l
 	}
-	b, err := yamljson.Encode(n)
+	b, err := yamljson.Encode(n, nil)
 	if err != nil {
 		t.Fatalf("cannot encode: %v", err)
 	}

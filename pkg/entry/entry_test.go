@@ -154,3 +154,20 @@ func TestElements(t *testing.T) {
 		t.Errorf("strict left warnings: %v", messages(req.Results))
 	}
 }
+
+// A default's element that none of the resources had did nothing: a
+// finding naming it, and for a container the way to reach every one.
+func TestElementsNoneHad(t *testing.T) {
+	its, ix := items(t, 2)
+	var tally smp.Tally
+	const ctr = "spec.template.spec.containers[name=app]"
+	tally.Add(0, []smp.Element{{Path: ctr, Unfilled: true, Container: true, Name: "app"}})
+	tally.Add(1, []smp.Element{{Path: ctr, Unfilled: true, Container: true, Name: "app"}})
+	req := &fnrun.Request{Items: its}
+	r := Run{Req: req, Ix: ix, Noun: "resource"}
+	r.Elements("patches[0]", &tally, Words{Patch: "the patch", Every: "podspec-patch's containerPatch with mode: default"})
+	want := "warning: patches[0]: " + ctr + ": no such element in the 2 resources the default went into (apps/v1 Deployment prod/d0, apps/v1 Deployment prod/d1): a default fills the elements there and adds none, so this one did nothing; to fill a default into every container, whatever its name, use podspec-patch's containerPatch with mode: default (to add the element, use a patch without mode)"
+	if got := strings.Join(messages(req.Results), "\n"); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -17,7 +17,8 @@ type Header struct {
 	// Strict makes the warnings about a patch itself errors: a field the
 	// patched kind does not have (replica: 3), a list element added to
 	// some targets while merged in others, a container added without an
-	// image.
+	// image, a default's element no target has, a declaration (mergeKeys,
+	// schemas) that applies to nothing.
 	Strict bool `json:"strict,omitempty"`
 	// Schemas and MergeKeys add merge metadata: schema files, and the
 	// keys of lists no schema describes.

@@ -49,6 +49,10 @@ func (r *Run) Flag(entry string, res *yaml.RNode, field, msg, anyway string) {
 	}
 }
 
+// Spent reports whether the run's work budget is spent (fnrun's
+// Request.Budget): its error is reported, and nothing more is worth doing.
+func (r *Run) Spent() bool { return r.Req.Budget().Spent() }
+
 // Err is the run's outcome: its errors, or nil.
 func (r *Run) Err() error {
 	if len(r.Errs) == 0 {

@@ -70,6 +70,10 @@ func TestParseErrors(t *testing.T) {
 		{"a.[b]c", "column 3: '[' without a matching ']'"},
 		{"a.[]", "column 3: empty brackets"},
 		{"a.99999999999999999999999", "too large"},
+		// issue 28, item 9: a pattern that takes minutes to match is refused here
+		{"spec.items.[name=[a-y]{900}|[b-z]{900}].x", "column 12: the regular expression compiles to 1803 instructions, more than the 1000"},
+		// a path nested deeper than any resource: creating it wrote gigabytes
+		{strings.Repeat("a.", 200) + "a", "column 401: more than 200 segments, the most a path may have"},
 		// values meant as patterns that Go does not read (issue 30)
 		{"c.[name=shop-(api|worker].image", "column 3: [name=shop-(api|worker]: its value is not a regular expression: missing closing )"},
 		{"c.[name=(?!istio).*].image", "no lookaround; a matcher cannot leave values out: list those to select, [name=app|worker]"},

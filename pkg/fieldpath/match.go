@@ -1,6 +1,11 @@
 package fieldpath
 
-import "regexp"
+import (
+	"errors"
+	"regexp"
+
+	"github.com/patchwork-krm/patchwork/internal/budget"
+)
 
 // matcher is a Match segment's value compiled: what users mean by it, and
 // what kustomize's targets read it as.
@@ -15,9 +20,11 @@ type matcher struct {
 // compileMatcher compiles a matcher's value. The value is compiled alone
 // first: `a)|(b` must not become ^(?:a)|(b)$, which would match any text
 // that starts with a; a value that compiles has balanced groups, so
-// wrapping it changes nothing but the anchoring.
+// wrapping it changes nothing but the anchoring. A value whose program is
+// too large to run (budget.MaxProgram) is no pattern either, and Parse
+// refuses it.
 func compileMatcher(value string) *matcher {
-	loose, err := regexp.Compile(value)
+	loose, err := budget.Regexp(value)
 	if err != nil {
 		return &matcher{err: err}
 	}
@@ -58,6 +65,16 @@ func (s Segment) PatternError() error {
 		return nil
 	}
 	return s.matcher().err
+}
+
+// tooLarge is the error of a Match segment whose value is a regular
+// expression too large to run, or nil.
+func (s Segment) tooLarge() error {
+	var pe *budget.ProgramError
+	if err := s.PatternError(); errors.As(err, &pe) {
+		return err
+	}
+	return nil
 }
 
 // IsPattern reports whether a Match segment's value may match more than

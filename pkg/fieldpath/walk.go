@@ -3,6 +3,8 @@ package fieldpath
 import (
 	"slices"
 	"strconv"
+
+	"github.com/patchwork-krm/patchwork/internal/budget"
 )
 
 // A walk follows a whole path through a tree, segment by segment, as Select
@@ -54,6 +56,10 @@ type Walker[N any] struct {
 	// entries the caller keeps), note sel.Unanchored, or end the whole walk
 	// with an error (a source that must name one value).
 	Check func(n N, i int, sel *Selection) error
+	// Budget is charged for every end the walk meets, and the steps to it:
+	// a wildcard path over YAML aliases of aliases meets billions (nil: a
+	// budget of the walk's own).
+	Budget *budget.Budget
 }
 
 // Walk follows path[from:] from n: it selects each segment in turn and goes
@@ -62,9 +68,11 @@ type Walker[N any] struct {
 // ends. When a wildcard or a matcher selects several elements, some may
 // lead to places and some to dead ends; which dead ends matter is the
 // caller's to say (kustomize passes over them when any place is reached).
-// The error is the Tree's (a key it cannot look up) or Check's.
+// The error is the Tree's (a key it cannot look up), Check's, or the
+// budget's.
 func (w Walker[N]) Walk(n N, path Path, from int) ([]End[N], error) {
 	var ends []End[N]
+	w.Budget = budget.Or(w.Budget)
 	err := w.walk(n, path, from, nil, &ends)
 	return ends, err
 }
@@ -72,7 +80,7 @@ func (w Walker[N]) Walk(n N, path Path, from int) ([]End[N], error) {
 func (w Walker[N]) walk(n N, path Path, i int, steps []Step[N], ends *[]End[N]) error {
 	if i == len(path) {
 		*ends = append(*ends, End[N]{Node: n, At: i, Steps: steps})
-		return nil
+		return w.Budget.Nodes(1 + len(steps))
 	}
 	sel, err := Select(w.Tree, n, path[i])
 	if err != nil {
@@ -85,7 +93,7 @@ func (w Walker[N]) walk(n N, path Path, i int, steps []Step[N], ends *[]End[N]) 
 	}
 	if len(sel.Positions) == 0 {
 		*ends = append(*ends, End[N]{Node: n, Dead: true, At: i, Steps: steps, Sel: sel})
-		return nil
+		return w.Budget.Nodes(1 + len(steps))
 	}
 	for _, pos := range sel.Positions {
 		// Each way gets its own steps: the siblings' must not share them.

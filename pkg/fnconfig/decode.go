@@ -36,7 +36,7 @@ func DecodeFile(doc *yaml.RNode, into any, file string) error {
 // decode is Decode's and DecodeFile's: what names the document in
 // messages; lines (called only for a message) finds its lines.
 func decode(n *yaml.Node, into any, what string, lines func() *configLines) error {
-	b, err := yamljson.Encode(n)
+	b, err := yamljson.Encode(n, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}

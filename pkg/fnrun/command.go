@@ -35,21 +35,8 @@ func Main(f Function) {
 func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	secrets := &redact.Set{}
 	stderr = secrets.Writer(stderr)
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprint(stdout, f.usage())
-		if f.Doc != "" {
-			fmt.Fprintf(stdout, "\n%s", f.Doc)
-		}
-		return 0
-	}
-	if len(args) > 0 && args[0] == "--version" {
-		ver, rev := Version()
-		fmt.Fprintf(stdout, "%s %s (commit %s)\n", f.Name, ver, rev)
-		return 0
-	}
-	if len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
-		fmt.Fprintf(stderr, "%s: unknown flag %s\n\n%s", f.Name, args[0], f.usage())
-		return 2
+	if len(args) > 0 && (strings.HasPrefix(args[0], "-") && args[0] != "-" || args[0] == "help") {
+		return f.flag(args, stdout, stderr)
 	}
 	if len(args) == 0 {
 		outcome, err := runList(f, stdin, stdout, "", rlio.FromEnv(), secrets)
@@ -71,18 +58,46 @@ func Command(f Function, args []string, stdin io.Reader, stdout, stderr io.Write
 	return f.standalone(args[0], args[1:], stdin, stdout, stderr, secrets)
 }
 
+// flag runs a command line that starts with a flag: --help (or help),
+// --version, --check-pipeline, or one it does not know.
+func (f Function) flag(args []string, stdout, stderr io.Writer) int {
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, f.usage())
+		if f.Doc != "" {
+			fmt.Fprintf(stdout, "\n%s", f.Doc)
+		}
+		return 0
+	case "--version":
+		ver, rev := Version()
+		fmt.Fprintf(stdout, "%s %s (commit %s)\n", f.Name, ver, rev)
+		return 0
+	case CheckPipelineFlag:
+		return f.checkPipeline(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "%s: unknown flag %s\n\n%s", f.Name, args[0], f.usage())
+	return 2
+}
+
 func (f Function) usage() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\nUsage:\n", f.Name, f.Short)
-	for _, l := range [][2]string{
+	lines := [][2]string{
 		{f.Name, "read a ResourceList on stdin, write it to stdout"},
 		{"", "(kpt fn eval/render, kustomize transformers/generators)"},
 		{f.Name + " CONFIG [FILE...]", "standalone: apply CONFIG to the resources in FILEs"},
 		{"", "(stdin when none or \"-\") and print them"},
 		{f.Name + " --help", "this text, then the function's reference"},
 		{f.Name + " --version", "the release and commit this binary was built from"},
-	} {
-		fmt.Fprintf(&b, "  %-*s  %s\n", len(f.Name)+17, l[0], l[1])
+		{f.Name + " " + CheckPipelineFlag + " DIR", "refuse (exit 1) a kpt package whose Kptfiles run"},
+		{"", "anything but patchwork's functions by name"},
+	}
+	width := 0
+	for _, l := range lines {
+		width = max(width, len(l[0]))
+	}
+	for _, l := range lines {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, l[0], l[1])
 	}
 	fmt.Fprintf(&b, `
 Accepted config types (apiVersion/kind): %s

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/redact"
 	"github.com/patchwork-krm/patchwork/internal/rlio"
@@ -39,6 +40,8 @@ type Request struct {
 	explained framework.Results
 	// secrets are the values no result may show (redact.go).
 	secrets *redact.Set
+	// budget is the run's work budget (budget.go).
+	budget *budget.Budget
 }
 
 // Files reads the files the config names, below ConfigDir (package
@@ -120,6 +123,9 @@ func (f Function) process(req *Request) Outcome {
 		inherit.Untag(it.YNode())
 	}
 	tools := snapshotToolAnnotations(req.Items)
+	if err := req.startBudget(); err != nil {
+		return fail(req.Results, err)
+	}
 	if err := f.safeRun(req); err != nil {
 		return fail(req.Results, err)
 	}

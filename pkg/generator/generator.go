@@ -4,6 +4,7 @@ import (
 	fnentry "github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnkinds"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
+	"github.com/patchwork-krm/patchwork/pkg/kv"
 	"github.com/patchwork-krm/patchwork/pkg/namerefs"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -67,6 +68,9 @@ type run struct {
 func (r *run) all(es []entry) error {
 	var errs framework.Results
 	for _, e := range es {
+		if r.req.Budget().Spent() {
+			break
+		}
 		r.done = ""
 		if res := r.one(e); len(res) > 0 {
 			errs = append(errs, res...)
@@ -96,6 +100,9 @@ func (r *run) one(e entry) framework.Results {
 	if errs = append(errs, loadErrs...); len(errs) > 0 {
 		return errs
 	}
+	if err := r.charge(pairs); err != nil {
+		return results(fnrun.Errorf(e.where, nil, "", "%v", err))
+	}
 	switch {
 	case r.kustomizeGenerator:
 		return results(r.forKustomize(e, behavior, pairs, formats))
@@ -103,6 +110,16 @@ func (r *run) one(e entry) framework.Results {
 		return results(r.create(e, pairs))
 	}
 	return r.update(e, behavior, pairs, formats)
+}
+
+// charge charges the run's budget for the values a generator writes: the
+// same 1 MiB file named by a thousand generators is a gigabyte.
+func (r *run) charge(pairs []kv.Pair) error {
+	n := 0
+	for _, p := range pairs {
+		n += len(p.Key) + len(p.Value)
+	}
+	return r.req.Budget().Bytes(n)
 }
 
 // results is res alone, or none for nil.

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	fnentry "github.com/patchwork-krm/patchwork/pkg/entry"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/kv"
+	"github.com/patchwork-krm/patchwork/pkg/schema"
 	"github.com/patchwork-krm/patchwork/pkg/valuemerge"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -62,7 +64,8 @@ func mergePairs(e entry, res *yaml.RNode, pairs []kv.Pair, formats valueRules, s
 // mergeValues key, the existing value with it deep-merged in, and a
 // warning to warn when that loses what the existing value's text had (a
 // TOML merge written whole: why names a place in the value, so a
-// Secret's warning leaves it out).
+// Secret's warning leaves it out) or when a declared list path leads to
+// no list in the merged value (the lists it meant were replaced whole).
 func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules, warn func(*framework.Result)) (string, error) {
 	rule, ok := formats[p.Key]
 	if !ok {
@@ -74,7 +77,7 @@ func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules, warn f
 	if err != nil {
 		return "", err
 	}
-	merged, err := valuemerge.MergeText(f, base, value, rule.keyed...)
+	merged, err := valuemerge.MergeLists(f, base, value, rule.keyed, e.kind == "Secret")
 	if err != nil {
 		return "", resultError{fnrun.Errorf(where, res, "data."+p.Key, "key %q: %v", p.Key, err)}
 	}
@@ -85,7 +88,22 @@ func mergedValue(e entry, res *yaml.RNode, p kv.Pair, formats valueRules, warn f
 		}
 		warn(fnrun.Warningf(where, res, "data."+p.Key, "key %q: %s%s", p.Key, merged.Lost, why))
 	}
+	unreached(where, res, p.Key, rule.keyed, merged.Reaches, warn)
 	return merged.Text, nil
+}
+
+// unreached warns of each declared list path (keyed) of a mergeValues
+// key that leads to no list in the merged value (reaches): the lists it
+// meant were replaced whole.
+func unreached(where string, res *yaml.RNode, key string, keyed []schema.ListKeys, reaches []schema.Reach, warn func(*framework.Result)) {
+	for j, r := range reaches {
+		if r.Lists > 0 {
+			continue
+		}
+		warn(fnrun.Warningf(fmt.Sprintf("%s.mergeKeys[%d]", where, j), res, "data."+key,
+			"key %q: the path %s leads to no list in the merged value: %s; no list merges by [%s], and the overlay's lists replace the base's whole",
+			key, keyed[j].Path, r.Why, strings.Join(keyed[j].Keys, ", ")))
+	}
 }
 
 // existingValue is the text of the value res holds for a mergeValues key

@@ -36,7 +36,7 @@ func ExampleOps_Apply() {
 		panic(err)
 	}
 	doc := yaml.MustParse(deployment)
-	if err := ops.Apply(doc); err != nil {
+	if err := ops.Apply(doc, nil); err != nil {
 		panic(err)
 	}
 	fmt.Print(doc.MustString())
@@ -64,7 +64,7 @@ func ExampleOps_Apply_error() {
 		panic(err)
 	}
 	doc := yaml.MustParse(deployment)
-	fmt.Println(ops.Apply(doc))
+	fmt.Println(ops.Apply(doc, nil))
 	fmt.Println(doc.MustString() == deployment)
 	// Output:
 	// op[0] replace /spec/replica: /spec has no key "replica" (did you mean /spec/replicas? keys there: replicas, template)
@@ -78,7 +78,7 @@ func ExampleMergePatch_Apply() {
 		panic(err)
 	}
 	doc := yaml.MustParse(deployment)
-	if err := patch.Apply(doc); err != nil {
+	if err := patch.Apply(doc, nil); err != nil {
 		panic(err)
 	}
 	fmt.Print(doc.MustString())

@@ -28,7 +28,7 @@ func FuzzApply(f *testing.F) {
 		if err != nil {
 			return
 		}
-		in, err := yamljson.Encode(doc.YNode())
+		in, err := yamljson.Encode(doc.YNode(), nil)
 		if err != nil {
 			return
 		}
@@ -40,7 +40,7 @@ func FuzzApply(f *testing.F) {
 				return
 			}
 			want, _ = ops.patch.Apply(in)
-			err = ops.Apply(doc)
+			err = ops.Apply(doc, nil)
 			if (err == nil) != (want != nil) {
 				t.Fatalf("Apply err = %v, library result %s", err, want)
 			}
@@ -50,7 +50,7 @@ func FuzzApply(f *testing.F) {
 				return
 			}
 			want, _ = jsonpatch.MergePatch(in, mp.raw)
-			if err := mp.Apply(doc); (err == nil) != (want != nil) {
+			if err := mp.Apply(doc, nil); (err == nil) != (want != nil) {
 				t.Fatalf("Apply err = %v, library result %s", err, want)
 			}
 		default:
@@ -59,7 +59,7 @@ func FuzzApply(f *testing.F) {
 		if want == nil {
 			return
 		}
-		got, err := yamljson.Encode(doc.YNode())
+		got, err := yamljson.Encode(doc.YNode(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -59,7 +59,7 @@ func TestPathHintsKeepSecretKeys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := o.Apply(doc.Copy()); err == nil || err.Error() != want {
+		if err := o.Apply(doc.Copy(), nil); err == nil || err.Error() != want {
 			t.Errorf("%s:\n got  %v\n want %s", patch, err, want)
 		}
 	}
@@ -77,7 +77,7 @@ func TestEmbeddedPathHints(t *testing.T) {
 		false: `op[0] replace /servr/tls: the document has no key "servr" (did you mean /server/tls? keys there: server)`,
 		true:  `op[0] replace /servr/tls: the document has no key "servr"`,
 	} {
-		if err := o.ApplyEmbedded(doc.Copy(), secret); err == nil || err.Error() != want {
+		if err := o.ApplyEmbedded(doc.Copy(), secret, nil); err == nil || err.Error() != want {
 			t.Errorf("secret %v:\n got  %v\n want %s", secret, err, want)
 		}
 	}
@@ -98,7 +98,7 @@ func TestPathHintsFromSchema(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := ops.Apply(doc); err == nil || err.Error() != want {
+		if err := ops.Apply(doc, nil); err == nil || err.Error() != want {
 			t.Errorf("%s:\n got  %v\n want %s", patch, err, want)
 		}
 	}

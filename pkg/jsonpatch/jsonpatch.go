@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/yamljson"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
@@ -30,7 +31,7 @@ func ParseOps(doc *yaml.RNode) (*Ops, error) {
 			return nil, fmt.Errorf("op[%d]: %v", i, err)
 		}
 	}
-	b, err := yamljson.Encode(doc.YNode())
+	b, err := yamljson.Encode(doc.YNode(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -96,10 +97,12 @@ func checkWholeDocument(kind string, fields map[string]*yaml.Node) error {
 }
 
 // Apply applies the operations to doc in place. On error doc is unchanged
-// and the error names the failing operation and its path.
-func (o *Ops) Apply(doc *yaml.RNode) error {
-	return withInherited(doc, func(d *yaml.RNode) error {
-		return o.apply(d, view{secret: d.GetKind() == "Secret", shape: schema.Builtin().Shape(d.GetApiVersion(), d.GetKind())})
+// and the error names the failing operation and its path. What the patch
+// adds to the document is charged to b (nil: a budget of its own).
+func (o *Ops) Apply(doc *yaml.RNode, b *budget.Budget) error {
+	b = budget.Or(b)
+	return withInherited(doc, b, func(d *yaml.RNode) error {
+		return o.apply(d, view{secret: d.GetKind() == "Secret", shape: schema.Builtin().Shape(d.GetApiVersion(), d.GetKind())}, b)
 	})
 }
 
@@ -107,16 +110,21 @@ func (o *Ops) Apply(doc *yaml.RNode) error {
 // of a ConfigMap): paths address its root, which messages call "the
 // document". With secret (the string is a Secret's value) messages name
 // no key found in it.
-func (o *Ops) ApplyEmbedded(doc *yaml.RNode, secret bool) error {
-	return withInherited(doc, func(d *yaml.RNode) error {
-		return o.apply(d, view{secret: secret, embedded: true})
+func (o *Ops) ApplyEmbedded(doc *yaml.RNode, secret bool, b *budget.Budget) error {
+	b = budget.Or(b)
+	return withInherited(doc, b, func(d *yaml.RNode) error {
+		return o.apply(d, view{secret: secret, embedded: true}, b)
 	})
 }
 
-func (o *Ops) apply(doc *yaml.RNode, v view) error {
-	return rewrite(doc, nil, func(in []byte) ([]byte, error) {
-		out, err := o.patch.Apply(in)
-		if err != nil {
+func (o *Ops) apply(doc *yaml.RNode, v view, b *budget.Budget) error {
+	return rewrite(doc, nil, b, func(in []byte) ([]byte, error) {
+		out, err := o.run(in, b)
+		var spent *budget.Error
+		switch {
+		case errors.As(err, &spent):
+			return nil, fmt.Errorf("the operations' copies: %w", err)
+		case err != nil:
 			return nil, o.explain(in, err, v)
 		}
 		return out, nil
@@ -158,16 +166,17 @@ func ParseMergePatch(doc *yaml.RNode) (*MergePatch, error) {
 	if doc.YNode().Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("a merge patch is a map, got %s", yamltree.Describe(doc.YNode()))
 	}
-	b, err := yamljson.Encode(doc.YNode())
+	b, err := yamljson.Encode(doc.YNode(), nil)
 	if err != nil {
 		return nil, err
 	}
 	return &MergePatch{raw: b, node: doc.YNode()}, nil
 }
 
-// Apply merges the patch into doc in place.
-func (m *MergePatch) Apply(doc *yaml.RNode) error {
-	return Rewrite(doc, m.node, func(in []byte) ([]byte, error) { return jsonpatch.MergePatch(in, m.raw) })
+// Apply merges the patch into doc in place; what it adds is charged to b
+// (nil: a budget of its own).
+func (m *MergePatch) Apply(doc *yaml.RNode, b *budget.Budget) error {
+	return Rewrite(doc, m.node, b, func(in []byte) ([]byte, error) { return jsonpatch.MergePatch(in, m.raw) })
 }
 
 // Rewrite changes doc as change changes its JSON form: change gets the
@@ -176,13 +185,15 @@ func (m *MergePatch) Apply(doc *yaml.RNode) error {
 // values differ (syncJSON: unchanged fields keep their comments, order and
 // quoting). hint, when given, is the patch as written, whose order new
 // keys take. A document holding YAML << keys is changed as its readers see
-// it (withInherited). On error doc is unchanged.
-func Rewrite(doc *yaml.RNode, hint *yaml.Node, change func(in []byte) ([]byte, error)) error {
-	return withInherited(doc, func(d *yaml.RNode) error { return rewrite(d, hint, change) })
+// it (withInherited). What the change adds is charged to b (nil: a budget
+// of its own). On error doc is unchanged.
+func Rewrite(doc *yaml.RNode, hint *yaml.Node, b *budget.Budget, change func(in []byte) ([]byte, error)) error {
+	b = budget.Or(b)
+	return withInherited(doc, b, func(d *yaml.RNode) error { return rewrite(d, hint, b, change) })
 }
 
-func rewrite(doc *yaml.RNode, hint *yaml.Node, change func([]byte) ([]byte, error)) error {
-	in, err := yamljson.Encode(doc.YNode())
+func rewrite(doc *yaml.RNode, hint *yaml.Node, b *budget.Budget, change func([]byte) ([]byte, error)) error {
+	in, err := yamljson.Encode(doc.YNode(), b)
 	if err != nil {
 		return err
 	}
@@ -193,6 +204,9 @@ func rewrite(doc *yaml.RNode, hint *yaml.Node, change func([]byte) ([]byte, erro
 	if bytes.Equal(in, out) {
 		return nil
 	}
+	if err := charge(b, in, out); err != nil {
+		return err
+	}
 	return syncJSON(doc, out, hint)
 }
 
@@ -200,13 +214,13 @@ func rewrite(doc *yaml.RNode, hint *yaml.Node, change func([]byte) ([]byte, erro
 // (<<). Their entries are not the map's own: a patch removing an inherited
 // value would fail or leave it inherited, and one editing an anchored map
 // would change every map merging it. So the patch applies to a copy with
-// merge keys and aliases expanded, which replaces the document only when
-// the patch changed something.
-func withInherited(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
+// merge keys and aliases expanded (charged to b), which replaces the
+// document only when the patch changed something.
+func withInherited(doc *yaml.RNode, b *budget.Budget, apply func(*yaml.RNode) error) error {
 	if !inherit.Contains(doc.YNode()) {
 		return apply(doc)
 	}
-	flat, err := inherit.Expand(doc.YNode())
+	flat, err := inherit.Expand(doc.YNode(), b)
 	if err != nil && !errors.Is(err, inherit.ErrTooLarge) {
 		// merge keys with a value no reader accepts: patched as written
 		return apply(doc)
@@ -214,7 +228,7 @@ func withInherited(doc *yaml.RNode, apply func(*yaml.RNode) error) error {
 	if err != nil {
 		return err
 	}
-	before, err := inherit.Expand(flat)
+	before, err := inherit.Expand(flat, b)
 	if err != nil {
 		return err
 	}

@@ -294,8 +294,8 @@ func sameScalar(a, b *yaml.Node) bool {
 	if a.Value == b.Value && a.ShortTag() == b.ShortTag() {
 		return true
 	}
-	ja, errA := yamljson.Encode(a)
-	jb, errB := yamljson.Encode(b)
+	ja, errA := yamljson.Encode(a, nil)
+	jb, errB := yamljson.Encode(b, nil)
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 

@@ -30,7 +30,7 @@ func TestWholeDocumentPathErrorsAreReadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = ops.Apply(yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"))
+	err = ops.Apply(yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"), nil)
 	if err == nil || !strings.Contains(err.Error(), `op[0] test "": `) || strings.Contains(err.Error(), "%!") {
 		t.Errorf("test \"\": err = %v", err)
 	}

@@ -11,4 +11,9 @@
 // order. A built-in kind's rules never change: a CRD or an OpenAPI
 // definition of one is left out (as CRDs in the input are), and a
 // declaration reaching a field of a built-in kind is an error.
+//
+// A declaration that applies to nothing fails nothing, and the lists it
+// meant are replaced whole: after a run, Unapplied finds each one (a path
+// that leads to no list, a selector that selects nothing, a schema file
+// for the same kind in another group) for the function to say so.
 package mergemeta

@@ -56,6 +56,7 @@ type Meta struct {
 	crds    []*yaml.RNode
 	openapi []openAPIDoc
 	decls   []decl
+	sources []source // the schemas entries, for Unapplied
 
 	schema *schema.Schema // built on first use (Schema)
 	types  map[typeKey]typed
@@ -139,6 +140,7 @@ func (m *Meta) readSchemas(entry, path string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", entry, err)
 	}
+	src := &source{entry: entry, path: path}
 	found := 0
 	for _, f := range files {
 		docs, err := decodeAll(f.Data)
@@ -146,11 +148,11 @@ func (m *Meta) readSchemas(entry, path string) error {
 			return fmt.Errorf("%s: %s: %v", entry, f.Path, err)
 		}
 		for j, d := range docs {
-			where := fmt.Sprintf("%s: %s", entry, f.Path)
+			file := f.Path
 			if len(docs) > 1 {
-				where += fmt.Sprintf(" (document %d)", j)
+				file += fmt.Sprintf(" (document %d)", j)
 			}
-			n, err := m.take(where, d)
+			n, err := m.take(src, file, d)
 			if err != nil {
 				return err
 			}
@@ -160,20 +162,25 @@ func (m *Meta) readSchemas(entry, path string) error {
 	if found == 0 {
 		return fmt.Errorf("%s: %s holds no CustomResourceDefinition (apiextensions.k8s.io/v1) and no OpenAPI document", entry, path)
 	}
+	m.sources = append(m.sources, *src)
 	return nil
 }
 
-// take keeps a document that is merge metadata and says how many it held;
-// any other document is passed by with a warning.
-func (m *Meta) take(where string, d *yaml.Node) (int, error) {
+// take keeps a document of file that is merge metadata, noting in src the
+// kinds it defines, and says how many it held; any other document is
+// passed by with a warning.
+func (m *Meta) take(src *source, file string, d *yaml.Node) (int, error) {
 	r := yaml.NewRNode(d)
 	apiVersion, kind := scalarField(d, "apiVersion"), scalarField(d, "kind")
+	where := src.entry + ": " + file
 	switch {
 	case schema.IsOpenAPI(d):
 		m.openapi = append(m.openapi, openAPIDoc{where: where, node: d})
+		src.add(file, d)
 		return 1, nil
 	case apiVersion == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition":
 		m.crds = append(m.crds, r)
+		src.add(file, d)
 		return 1, nil
 	case kind == "List" || strings.HasSuffix(kind, "List") && apiVersion == "apiextensions.k8s.io/v1":
 		// kubectl get crd -o yaml writes a List
@@ -183,7 +190,7 @@ func (m *Meta) take(where string, d *yaml.Node) (int, error) {
 		}
 		n := 0
 		for k, it := range items.Content {
-			got, err := m.take(fmt.Sprintf("%s items[%d]", where, k), it)
+			got, err := m.take(src, fmt.Sprintf("%s items[%d]", file, k), it)
 			if err != nil {
 				return 0, err
 			}

@@ -164,3 +164,62 @@ func TestLoadErrors(t *testing.T) {
 		}
 	}
 }
+
+// Each declaration that applies to nothing is a finding: a path that
+// stops short, one that selects no resource, a schema file none of whose
+// kinds a resource is, and one that defines a resource's kind at another
+// version (issue 28, item 7). One that reaches a list in any resource is
+// no finding.
+func TestUnapplied(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "crds"), 0o755)
+	os.WriteFile(filepath.Join(dir, "crds", "widgets.yaml"), []byte(widgetCRDList), 0o644)
+	os.WriteFile(filepath.Join(dir, "gadget.yaml"), []byte(strings.ReplaceAll(strings.ReplaceAll(widgetCRDList[strings.Index(widgetCRDList, "- apiVersion")+2:strings.Index(widgetCRDList, "- apiVersion: apiextensions.k8s.io/v1beta1")], "\n  ", "\n"), "Widget", "Gadget")), 0o644)
+	nodes, err := kio.FromBytes([]byte(items + "---\napiVersion: example.com/v2\nkind: Gadget\nmetadata: {name: g}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(fnconfig.Files{Dir: dir}, new(framework.Results), Config{
+		Schemas: []SchemaSource{{Path: "crds"}, {Path: "gadget.yaml"}},
+		MergeKeys: []MergeKey{
+			{Set: selector.Set{Target: &selector.Selector{Kind: "HelmRelease"}}, Path: "spec.values.env", Keys: []string{"name"}},
+			{Set: selector.Set{Target: &selector.Selector{Kind: "HelmRelease"}}, Path: "spec.valeus.env", Keys: []string{"name"}},
+			{Set: selector.Set{Target: &selector.Selector{Kind: "HelmRelaese"}}, Path: "spec.values.env", Keys: []string{"name"}},
+			{Path: `data.prometheus\.yml.scrape_configs`, Keys: []string{"job_name"}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := selector.NewIndex(nodes, nil)
+	scope := Scope{Root: "the resource", Noun: "resource", Strings: true,
+		Roots: func(i int) []*yaml.Node { return []*yaml.Node{ix.Item(i).YNode()} }}
+	var got []string
+	for _, f := range m.Unapplied(ix, scope) {
+		got = append(got, f.Entry+" | "+f.Field+" | "+f.Msg)
+	}
+	want := []string{
+		`mergeKeys[1] | spec.valeus | the path spec.valeus.env leads to no list in the 1 resource the declaration selects: spec has no key "valeus" (did you mean spec.values?); no list merges by [name], and a patch replaces the lists it meant whole`,
+		`mergeKeys[2] | spec.values.env | the declaration applies to no resource (target {kind=HelmRelaese} matches no resource (did you mean kind: HelmRelease?)); no list merges by [name], and a patch replaces the lists it meant whole`,
+		`schemas[1] |  | gadget.yaml defines Gadget at example.com/v1, not at this resource's example.com/v2: no schema describes it, so a patch replaces its lists whole`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// The Widget gone, the CRDs of schemas[0] apply to nothing; in
+	// podspec-patch no schema file ever applies.
+	ix.Remove(0)
+	scope.NoSchemas = "no schema file applies here"
+	for _, f := range m.Unapplied(ix, scope) {
+		got = append(got, f.Entry+" | "+f.Msg)
+	}
+	if s := strings.Join(got, "\n"); !strings.Contains(s, "schemas[0] | crds: no schema file applies here") {
+		t.Errorf("NoSchemas:\n%s", s)
+	}
+	scope.NoSchemas = ""
+	fs := m.Unapplied(ix, scope)
+	if f := fs[2]; f.Entry != "schemas[0]" || f.Msg != "crds defines 1 kind (example.com/v1 Widget), and no resource is of any of them: the entry changes no merge" {
+		t.Errorf("a schema file whose kinds no resource is: %+v", fs)
+	}
+}

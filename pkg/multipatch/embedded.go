@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
@@ -73,6 +74,9 @@ func (a *applier) runInto(c *compiled) {
 	selected := c.sel.Select(a.Ix)
 	n := entry.Counts{Selected: len(selected)}
 	for _, i := range selected {
+		if a.Spent() {
+			break
+		}
 		res := a.Ix.Item(i)
 		step := a.watch.Before(c.name, res)
 		before := step.Mark(res)
@@ -94,7 +98,11 @@ func (a *applier) runInto(c *compiled) {
 func (a *applier) intoResource(c *compiled, i int, step *entry.Step) {
 	res := a.Ix.Item(i)
 	secret := res.GetKind() == "Secret"
-	places, missing := findStrings(res.YNode(), c.into.path, secret)
+	places, missing, err := findStrings(res.YNode(), c.into.path, secret, a.Req.Budget())
+	if err != nil {
+		a.Errorf(c.name, res, c.into.path.String(), "%v", err)
+		return
+	}
 	if len(places) == 0 {
 		a.stringMissing(c, res, missing.at, missing.msg)
 		return
@@ -114,7 +122,7 @@ func (a *applier) intoResource(c *compiled, i int, step *entry.Step) {
 			continue
 		}
 		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret,
-			Apply: a.applySchema()})
+			Apply: a.applySchema(), Budget: a.Req.Budget()})
 		var pe *embedpatch.Error
 		switch {
 		case errors.As(err, &pe):
@@ -159,12 +167,16 @@ type stringPlace struct {
 // why says where, and why, a path leads nowhere.
 type why struct{ at, msg string }
 
-// findStrings walks a resource along path (fieldpath.Walk). It returns the
-// places reached, or, when there are none, why (the first dead end met).
-// In a Secret the keys of data and stringData are not listed: they say
-// what it holds.
-func findStrings(root *yaml.Node, path fieldpath.Path, secret bool) ([]stringPlace, why) {
-	ends, _ := fieldpath.Walk(yamltree.Tree{}, root, path) // yaml trees have no lookup errors
+// findStrings walks a resource along path (fieldpath.Walk), charging b.
+// It returns the places reached, or, when there are none, why (the first
+// dead end met). In a Secret the keys of data and stringData are not
+// listed: they say what it holds. The error is the budget's (yaml trees
+// have no lookup errors).
+func findStrings(root *yaml.Node, path fieldpath.Path, secret bool, b *budget.Budget) ([]stringPlace, why, error) {
+	ends, err := fieldpath.Walker[*yaml.Node]{Tree: yamltree.Tree{}, Budget: b}.Walk(root, path, 0)
+	if err != nil {
+		return nil, why{}, err
+	}
 	var out []stringPlace
 	var first why
 	for _, e := range ends {
@@ -176,7 +188,7 @@ func findStrings(root *yaml.Node, path fieldpath.Path, secret bool) ([]stringPla
 			first = deadEnd(n, path, e.At, at, e.Sel, secret)
 		}
 	}
-	return out, first
+	return out, first, nil
 }
 
 // deadEnd says why path[i] selects nothing in n, reached by at.

@@ -34,7 +34,7 @@ func FuzzPatch(f *testing.F) {
 			}
 			for _, d := range docs {
 				res := yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {a: b}\ndata:\n  a: '1'\n")
-				_, _ = d.Apply(res, patch.Types{Apply: configMap})
+				_, _ = d.Apply(res, patch.Types{Apply: configMap}, nil)
 			}
 		}
 	})

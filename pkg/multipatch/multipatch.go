@@ -62,10 +62,11 @@ func transform(req *fnrun.Request) error {
 	a.watch = &entry.Watch{Req: req, Checks: h.Checks, Schema: a.schema, Errs: &a.Errs}
 	for _, c := range patches {
 		a.run(c)
-		if len(a.Errs) >= maxErrors {
+		if len(a.Errs) >= maxErrors || a.Spent() {
 			break
 		}
 	}
+	a.unapplied()
 	a.watch.Finish()
 	if err := a.Err(); err != nil {
 		return err
@@ -217,6 +218,17 @@ func (a *applier) typeFor(i int) (*schema.Type, string, bool) {
 	return t, decls, true
 }
 
+// unapplied flags the declarations (mergeKeys, schemas) that applied to
+// nothing: the lists they meant were replaced whole, in silence
+// otherwise.
+func (a *applier) unapplied() {
+	scope := mergemeta.Scope{Root: "the resource", Noun: "resource", Strings: true,
+		Roots: func(i int) []*yaml.Node { return []*yaml.Node{a.Ix.Item(i).YNode()} }}
+	for _, f := range a.meta.Unapplied(a.Ix, scope) {
+		a.Flag(f.Entry, f.Res, f.Field, f.Msg, "")
+	}
+}
+
 // run applies entry c to the resources it selects.
 func (a *applier) run(c *compiled) {
 	if c.into != nil {
@@ -251,6 +263,9 @@ func (a *applier) runDocument(c *compiled, d *document, changed map[int]bool, n 
 	selected := sel.Select(a.Ix)
 	var elements smp.Tally
 	for _, i := range selected {
+		if a.Spent() {
+			break
+		}
 		step := a.watch.Before(c.name, a.Ix.Item(i))
 		before := step.Mark(a.Ix.Item(i))
 		n.Filled += a.applyOne(c, d, i, &elements, step)
@@ -264,7 +279,8 @@ func (a *applier) runDocument(c *compiled, d *document, changed map[int]bool, n 
 			step.Done()
 		}
 	}
-	a.Elements(c.name, &elements, entry.Words{Patch: "the patch", Narrow: "; to change only those, narrow the target"})
+	a.Elements(c.name, &elements, entry.Words{Patch: "the patch", Narrow: "; to change only those, narrow the target",
+		Every: "podspec-patch's containerPatch with mode: default"})
 	return len(selected)
 }
 
@@ -347,7 +363,7 @@ func (a *applier) applyOne(c *compiled, d *document, i int, elements *smp.Tally,
 	if d.touchesIdentity {
 		g = guardOf(res)
 	}
-	r, err := d.Apply(res, t)
+	r, err := d.Apply(res, t, a.Req.Budget())
 	if err != nil {
 		a.report(c, res, err)
 		return 0
@@ -383,7 +399,7 @@ func (a *applier) types(c *compiled, d *document, i int) (patch.Types, bool) {
 		return t, known == nil
 	}
 	if err == nil {
-		err = d.Validate(t)
+		err = d.Validate(t, a.Req.Budget())
 	}
 	if a.checked == nil {
 		a.checked = map[checkKey]error{}

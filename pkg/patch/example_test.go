@@ -24,7 +24,7 @@ spec: {replicas: 3}
 	}
 	res := yaml.MustParse("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\nspec: {replicas: 1}\n")
 	for _, d := range docs {
-		if _, err := d.Apply(res, patch.Types{}); err != nil {
+		if _, err := d.Apply(res, patch.Types{}, nil); err != nil {
 			panic(err)
 		}
 		fmt.Println(d.Type, "/", d.Type.Short())

@@ -188,7 +188,7 @@ func (d *Doc) defaults(in intoInfo) error {
 		return fmt.Errorf("mode: default fills what %s lacks; %s, so it has no default mode (%s)", in.lacks, why, in.useInstead)
 	}
 	if d.Type == Merge {
-		return d.Validate(Types{})
+		return d.Validate(Types{}, nil)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -183,12 +185,34 @@ func TestApply(t *testing.T) {
 			t.Fatalf("%s %q: %v", c.typ, c.text, err)
 		}
 		n := yaml.MustParse(res)
-		r, err := docs[0].Apply(n, Types{})
+		r, err := docs[0].Apply(n, Types{}, nil)
 		if err != nil {
 			t.Fatalf("%s %q: %v", c.typ, c.text, err)
 		}
 		if got := n.MustString(); got != c.want || r.Filled != c.filled {
 			t.Errorf("%s %q (default %v): got\n%s(filled %d), want\n%s(filled %d)", c.typ, c.text, c.fill, got, r.Filled, c.want, c.filled)
+		}
+	}
+}
+
+// TestApplyChargesTheRunsBudget: every type charges what it adds to the
+// run's budget, the apply patch too (it merged within a budget of its own,
+// so one apply patch merged into every resource of a large input was never
+// stopped by the run's limits). Each run here may add 64 bytes.
+func TestApplyChargesTheRunsBudget(t *testing.T) {
+	big := strings.Repeat("x", 100)
+	for _, typ := range []Type{Strategic, Merge, Apply} {
+		docs, err := Parse("data: {b: "+big+"}", Options{Into: Resource, Type: typ})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := yaml.MustParse("kind: ConfigMap\ndata:\n  a: '1'\n")
+		b := budget.Limits(1<<20, 64)
+		if _, err = docs[0].Apply(n, Types{}, b); err == nil || !b.Spent() {
+			t.Errorf("%s: %v, want the run's budget spent (spent: %v)", typ, err, b.Spent())
+		}
+		if got := n.MustString(); strings.Contains(got, big) {
+			t.Errorf("%s: the resource changed:\n%s", typ, got)
 		}
 	}
 }

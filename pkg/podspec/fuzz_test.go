@@ -47,7 +47,7 @@ func checkPodSpecPatch(t *testing.T, podSpec, containerPatch string, typ patch.T
 	}
 	w := yaml.MustParse("containers:\n- name: app\n  image: a\n  ports:\n  - containerPort: 80\ninitContainers:\n- name: init\n")
 	pod := schema.Builtin().Named(podSpecType)
-	if _, err := c.apply(w, "spec", owned, pod); err != nil {
+	if _, err := c.apply(w, "spec", owned, pod, nil); err != nil {
 		return
 	}
 	if fill && len(w.YNode().Content) > 0 {
@@ -59,7 +59,7 @@ func checkPodSpecPatch(t *testing.T, podSpec, containerPatch string, typ patch.T
 		return
 	}
 	once := w.MustString()
-	if _, err := c.apply(w, "spec", owned, pod); err != nil {
+	if _, err := c.apply(w, "spec", owned, pod, nil); err != nil {
 		t.Fatalf("second application failed")
 	}
 	if twice := w.MustString(); twice != once {

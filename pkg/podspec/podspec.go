@@ -2,10 +2,12 @@ package podspec
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/entry"
@@ -91,10 +93,35 @@ func transform(req *fnrun.Request) error {
 	}
 	r.owned = ownedContainers(entries, selected)
 	for k, c := range entries {
+		if r.Spent() {
+			break
+		}
 		r.runEntry(c, selected[k])
 	}
+	r.unapplied(meta)
 	r.watch.Finish()
 	return r.Err()
+}
+
+// unapplied flags the declarations (mergeKeys, schemas) that applied to
+// nothing: a path that leads to no list of any PodSpec, and every schema
+// file, since a PodSpec's rules are the Kubernetes schema's.
+func (r *podRun) unapplied(meta *mergemeta.Meta) {
+	scope := mergemeta.Scope{Root: "the PodSpec", Noun: "workload",
+		NoSchemas: "a PodSpec merges by the Kubernetes PodSpec schema, which no schema file changes, so the entry applies to nothing here (multi-patch reads schema files for custom resources)",
+		Roots: func(i int) []*yaml.Node {
+			if spec, _, _ := r.loc.find(r.Ix.Item(i)); spec != nil {
+				return []*yaml.Node{spec.YNode()}
+			}
+			return nil
+		},
+		At: func(i int) string {
+			_, path, _ := r.loc.find(r.Ix.Item(i))
+			return path
+		}}
+	for _, f := range meta.Unapplied(r.Ix, scope) {
+		r.Flag(f.Entry, f.Res, f.Field, f.Msg, "")
+	}
 }
 
 // compileAll compiles the entries, reporting their typos (findings:
@@ -138,6 +165,9 @@ func (r *podRun) runEntry(c *compiled, selected []int) {
 	var elements smp.Tally
 	paths := map[int]string{} // where each workload's PodSpec is
 	for _, i := range selected {
+		if r.Spent() {
+			break
+		}
 		spec, path := r.podSpec(c, i)
 		if spec == nil {
 			continue // no PodSpec: never touched, whatever it carries
@@ -151,7 +181,7 @@ func (r *podRun) runEntry(c *compiled, selected []int) {
 		paths[i] = path
 	}
 	r.Elements(c.name, &elements, entry.Words{Patch: "the PodSpec patch", Within: "the PodSpec",
-		At: func(i int) string { return paths[i] }, Hint: useContainerPatch})
+		At: func(i int) string { return paths[i] }, Hint: useContainerPatch, Every: "containerPatch"})
 	r.summarize(c, n)
 }
 
@@ -177,7 +207,7 @@ func (r *podRun) patchWorkload(c *compiled, i int, spec *yaml.RNode, path string
 		step.FieldsChecked() // compile reported the patches' unknown fields
 	}
 	before := step.Mark(res)
-	applied, err := c.apply(spec, path, r.owned[i], t)
+	applied, err := c.apply(spec, path, r.owned[i], t, r.Req.Budget())
 	if err != nil {
 		r.Errorf(c.name, res, err.path, "%s", err.msg)
 	}
@@ -322,7 +352,11 @@ func compileNames(field, expr string) (*regexp.Regexp, error) {
 	if expr == "" {
 		return nil, nil
 	}
-	re, err := regexp.Compile("^(?:" + expr + ")$")
+	re, err := budget.Regexp("^(?:" + expr + ")$")
+	var pe *budget.ProgramError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: %v", field, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: invalid regular expression %q: %s", field, expr,
 			suggest.Regexp(expr, "to leave containers out, use rejectContainerNames"))
@@ -396,7 +430,7 @@ func checkPodSpec(d *patch.Doc) error {
 	if err := refuseUnknown(d, podSpecShape()); err != nil {
 		return err
 	}
-	return d.Validate(patch.Types{Strategic: schema.Builtin().Named(podSpecType), Apply: podSpecApply()})
+	return d.Validate(patch.Types{Strategic: schema.Builtin().Named(podSpecType), Apply: podSpecApply()}, nil)
 }
 
 // checkContainer checks a strategic or apply container patch against the
@@ -408,7 +442,7 @@ func checkContainer(d *patch.Doc) error {
 	if err := refuseUnknown(d, containerShape()); err != nil {
 		return err
 	}
-	return d.Validate(patch.Types{Strategic: schema.Builtin().Named(containerType), Apply: containerApply()})
+	return d.Validate(patch.Types{Strategic: schema.Builtin().Named(containerType), Apply: containerApply()}, nil)
 }
 
 // refuseUnknown refuses an apply patch with a field the shape lacks, as
@@ -446,10 +480,10 @@ type applied struct {
 // the config declares) is t: the PodSpec patch first, then the container
 // patch on every chosen container but those in owned (the containers the
 // config's PodSpec patches name).
-func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool, t *schema.Type) (applied, *applyError) {
+func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool, t *schema.Type, b *budget.Budget) (applied, *applyError) {
 	var a applied
 	if c.podSpec != nil {
-		r, err := c.podSpec.Apply(spec, patch.Types{Strategic: t, Apply: podSpecApply()})
+		r, err := c.podSpec.Apply(spec, patch.Types{Strategic: t, Apply: podSpecApply()}, b)
 		if err != nil {
 			return a, newApplyError(path, err)
 		}
@@ -458,13 +492,14 @@ func (c *compiled) apply(spec *yaml.RNode, path string, owned map[string]bool, t
 	if c.container == nil {
 		return a, nil
 	}
-	err := c.applyContainers(spec, path, owned, t, &a)
+	err := c.applyContainers(spec, path, owned, t, b, &a)
 	return a, err
 }
 
 // applyContainers applies the container patch to the containers chosen in
-// the PodSpec spec at path, of type t, and counts in a what it did.
-func (c *compiled) applyContainers(spec *yaml.RNode, path string, owned map[string]bool, t *schema.Type, a *applied) *applyError {
+// the PodSpec spec at path, of type t, and counts in a what it did; b is
+// the run's budget.
+func (c *compiled) applyContainers(spec *yaml.RNode, path string, owned map[string]bool, t *schema.Type, b *budget.Budget, a *applied) *applyError {
 	for _, ctr := range c.chosen(spec, owned) {
 		a.containers++
 		et := t // a JSON patch has no use for it
@@ -473,7 +508,7 @@ func (c *compiled) applyContainers(spec *yaml.RNode, path string, owned map[stri
 			// (declared lists included)
 			et = t.Field(ctr.list).ElementFor(ctr.node.YNode())
 		}
-		r, err := c.container.Apply(ctr.node, patch.Types{Strategic: et, Apply: containerApply()})
+		r, err := c.container.Apply(ctr.node, patch.Types{Strategic: et, Apply: containerApply()}, b)
 		a.filled += r.Filled
 		if err != nil {
 			return newApplyError(fmt.Sprintf("%s.%s[name=%s]", path, ctr.list, ctr.name), err)

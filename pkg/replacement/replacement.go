@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
 	"github.com/patchwork-krm/patchwork/pkg/entry"
@@ -47,9 +48,13 @@ func transform(req *fnrun.Request) error {
 	// resources hold one, Secrets and those a replacement copied one into.
 	sec := secrecy{}
 	var errs framework.Results
+	b := req.Budget()
 	w := &entry.Watch{Req: req, Checks: cfg.Checks, Errs: &errs, Schema: crdSchema(req)}
 	for _, r := range rules {
-		value, secret, secrets, res := r.value(ix, cache, sec)
+		if b.Spent() {
+			break
+		}
+		value, secret, secrets, res := r.value(ix, cache, sec, b)
 		// a piece of a Secret's value (split off, found inside YAML it
 		// holds, or a template's result holding it) is secret too: no
 		// result may show it
@@ -65,7 +70,7 @@ func transform(req *fnrun.Request) error {
 			for k, i := range selected {
 				before[k] = fnrun.Fingerprint(ix.Item(i))
 			}
-			warns, tErrs := t.apply(ix, value, secret, cache, sec, w)
+			warns, tErrs := t.apply(ix, value, secret, cache, sec, b, w)
 			for k, i := range selected {
 				if fnrun.Changed(before[k], ix.Item(i)) {
 					changed[i] = true
@@ -120,13 +125,14 @@ func scalarValues(n *yaml.Node) []string {
 // one resource the source selects, or the template filled in with the
 // values of its sources. secret is set when any of them comes from a
 // resource whose values are secret; secrets are the pieces of secret
-// values the result holds, for the runner to redact.
-func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (value *yaml.Node, secret bool, secrets []string, _ framework.Results) {
+// values the result holds, for the runner to redact. What aliases in the
+// source stand for, and a template's text, are charged to b.
+func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy, b *budget.Budget) (value *yaml.Node, secret bool, secrets []string, _ framework.Results) {
 	if r.sourceValue != nil {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: r.sourceValue.Tag, Value: r.sourceValue.Value}, false, nil, nil
 	}
 	if r.template == nil {
-		v, secret, res := r.sources[0].read(ix, cache, sec)
+		v, secret, res := r.sources[0].read(ix, cache, sec, b)
 		if res != nil {
 			return nil, secret, nil, framework.Results{res}
 		}
@@ -139,7 +145,7 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (va
 	values := map[string]string{}
 	var errs framework.Results
 	for _, s := range r.sources {
-		v, sSecret, res := s.read(ix, cache, sec)
+		v, sSecret, res := s.read(ix, cache, sec, b)
 		switch {
 		case res != nil:
 			errs = append(errs, res)
@@ -156,6 +162,9 @@ func (r *rule) value(ix *selector.Index, cache *embedded.Cache, sec secrecy) (va
 	}
 	if len(errs) > 0 {
 		return nil, secret, secrets, errs
+	}
+	if err := b.Bytes(r.template.size(values)); err != nil {
+		return nil, secret, secrets, framework.Results{fnrun.Errorf(r.entry+".template", nil, "", "%v", err)}
 	}
 	out := r.template.expand(values)
 	if secret {
@@ -180,7 +189,7 @@ func (s *sourceRule) fieldText() string {
 // read reads the field of the one resource the source selects, with its
 // delimiter and index applied. secret is set when the resource's values
 // are secret.
-func (s *sourceRule) read(ix *selector.Index, cache *embedded.Cache, sec secrecy) (value *yaml.Node, secret bool, _ *framework.Result) {
+func (s *sourceRule) read(ix *selector.Index, cache *embedded.Cache, sec secrecy, b *budget.Budget) (value *yaml.Node, secret bool, _ *framework.Result) {
 	found := s.set.Select(ix)
 	switch len(found) {
 	case 0:
@@ -215,9 +224,9 @@ func (s *sourceRule) read(ix *selector.Index, cache *embedded.Cache, sec secrecy
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: parts[o.Index]}, secret, nil
 	}
-	// The copy expands aliases, within the budget strategic merges have:
-	// an alias bomb in the source is an error, not gigabytes.
-	c, err := smp.CopyExpanded(v)
+	// The copy expands aliases, within the run's budget: an alias bomb in
+	// the source is an error, not gigabytes.
+	c, err := smp.CopyExpanded(v, b)
 	if err != nil {
 		return nil, secret, fnrun.Errorf(s.entry, res, fieldText, "%v", err)
 	}
@@ -227,8 +236,9 @@ func (s *sourceRule) read(ix *selector.Index, cache *embedded.Cache, sec secrecy
 // apply writes value into every field path of every resource the target
 // selects. A selection that finds nothing is a warning, and so is a path
 // whose matchers kustomize would read as selecting more.
-// A secret value makes each resource it is written into secret too.
-func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, cache *embedded.Cache, sec secrecy, w *entry.Watch) (warns, errs framework.Results) {
+// A secret value makes each resource it is written into secret too. Each
+// place written is charged to b.
+func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, cache *embedded.Cache, sec secrecy, b *budget.Budget, w *entry.Watch) (warns, errs framework.Results) {
 	selected := t.set.Select(ix)
 	if len(selected) == 0 {
 		return framework.Results{fnrun.Warningf(t.entry, nil, "", "%s; nothing replaced", t.set.Explain(ix, "select"))}, nil
@@ -241,7 +251,7 @@ func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, ca
 		}
 		before := fnrun.Fingerprint(res)
 		for _, fp := range t.paths {
-			s := &setter{path: fp.path, create: t.options.Create, format: t.options.format(), set: t.setterFor(value), cache: cache, secret: secret || sec.of(res), step: step}
+			s := &setter{path: fp.path, create: t.options.Create, format: t.options.format(), set: t.setterFor(value, b), cache: cache, secret: secret || sec.of(res), step: step}
 			if secret {
 				sec[res.YNode()] = true
 			}
@@ -267,13 +277,18 @@ func (t *targetRule) apply(ix *selector.Index, value *yaml.Node, secret bool, ca
 
 // setterFor returns what computes the value written at each place: the
 // replacement's value, or with a delimiter, the old value with one part
-// replaced (index < 0 prepends, index past the end appends).
-func (t *targetRule) setterFor(value *yaml.Node) embedded.Setter {
+// replaced (index < 0 prepends, index past the end appends). Each value
+// written is charged to b: a value copied into every place a wildcard
+// reaches, and copies of those copied on, multiply.
+func (t *targetRule) setterFor(value *yaml.Node, b *budget.Budget) embedded.Setter {
 	o := t.options
 	if o.Delimiter == "" {
-		return func(*yaml.Node) (*yaml.Node, error) { return value, nil }
+		return func(*yaml.Node) (*yaml.Node, error) { return value, b.Tree(value) }
 	}
 	return func(old *yaml.Node) (*yaml.Node, error) {
+		if err := b.Tree(value); err != nil {
+			return nil, err
+		}
 		if value.Kind != yaml.ScalarNode {
 			return nil, fmt.Errorf("options.delimiter needs a scalar value, the source gives %s", yamltree.Describe(value))
 		}

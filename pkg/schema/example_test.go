@@ -5,6 +5,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/pkg/fieldpath"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
@@ -87,4 +88,23 @@ func ExampleUnknownFields() {
 	// Output:
 	// spec.replica (did you mean replicas?)
 	// spec.template.spec.containers[name=app].imagePullPolice (did you mean imagePullPolicy?)
+}
+
+// A declaration one letter off leads to no list: Reach says where it
+// stopped and what is near, for a message that the lists it meant are
+// replaced whole.
+func ExampleListKeys_Reach() {
+	doc := yaml.MustParse("spec:\n  tasks:\n  - name: test\n").YNode()
+	for _, path := range []string{"spec.tasks", "spec.task", "spec"} {
+		r := schema.ListKeys{Path: fieldpath.MustParse(path), Keys: []string{"name"}}.Reach(doc, schema.ReachOptions{Root: "the resource"})
+		if r.Lists > 0 {
+			fmt.Printf("%s: %d list\n", path, r.Lists)
+		} else {
+			fmt.Printf("%s: %s\n", r.At, r.Why)
+		}
+	}
+	// Output:
+	// spec.tasks: 1 list
+	// spec.task: spec has no key "task" (did you mean spec.tasks?)
+	// spec: spec is a map, not a list (lists in it: tasks)
 }

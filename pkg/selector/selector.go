@@ -8,6 +8,8 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/patchwork-krm/patchwork/internal/budget"
 )
 
 // Selector is one target description, as written in a config.
@@ -80,6 +82,10 @@ func compilePattern(field, expr string) (*pattern, error) {
 	}
 	if regexp.QuoteMeta(expr) == expr {
 		return &pattern{literal: expr}, nil
+	}
+	// A program too large to run is refused before it runs (budget.MaxProgram).
+	if err := budget.CheckProgram(expr); err != nil {
+		return nil, fmt.Errorf("%s: %v", field, err)
 	}
 	// An escaped literal (`cm\.v1`, as regexp.QuoteMeta writes it) is a
 	// literal too: it names one value.

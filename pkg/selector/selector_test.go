@@ -115,6 +115,8 @@ func TestCompileErrors(t *testing.T) {
 		{Set{Targets: []Selector{{}, {Kind: "("}}}, "targets[1].kind"},
 		{Set{Reject: []Selector{{LabelSelector: "a in (b"}}}, "reject[0].labelSelector"},
 		{Set{Target: &Selector{AnnotationSelector: "url=https://x/y"}}, "matchAnnotations"},
+		// issue 28, item 9: refused before it runs
+		{Set{Target: &Selector{Name: "[a-y]{900}|[b-z]{900}"}}, "target.name: the regular expression compiles to 1803 instructions"},
 	} {
 		_, err := CompileSet(tc.set)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

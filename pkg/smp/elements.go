@@ -14,8 +14,10 @@ type Element struct {
 	// spec.template.spec.containers[name=server].
 	Path string
 	// Created says the document had no element with these keys, so the patch
-	// added one; otherwise it merged into the one there.
-	Created bool
+	// added one; otherwise it merged into the one there, or, with
+	// Unfilled, a default (Options.Default) found none to fill and added
+	// none.
+	Created, Unfilled bool
 	// Container says the element is a container (of containers,
 	// initContainers or ephemeralContainers); Image: it has an image
 	// after the merge. A container added without one is rejected by the
@@ -73,8 +75,9 @@ type Finding struct {
 	// Created and Merged are the resources where the element was added
 	// and where it merged into the one there. Created leaves out the
 	// resources the patch injected a whole container into (a sidecar with
-	// its image): what it adds there goes with the container.
-	Created, Merged []int
+	// its image): what it adds there goes with the container. Unfilled are
+	// those where a default found no such element, and so did nothing.
+	Created, Merged, Unfilled []int
 	// NoImage are the resources the element, a container, was added to
 	// without an image; Name is the container's name.
 	NoImage []int
@@ -85,12 +88,19 @@ type Finding struct {
 // merged in others: the patch was probably meant for those that have it.
 func (f *Finding) Mixed() bool { return len(f.Created) > 0 && len(f.Merged) > 0 }
 
+// NoneHad reports whether a default met the element in none of the
+// resources: it filled nothing there, and adds no element (fill.go), so
+// the patch's element did nothing at all.
+func (f *Finding) NoneHad() bool { return len(f.Unfilled) > 0 && len(f.Merged) == 0 }
+
 // Add records what one merge (MergeElements) into resource did.
 func (t *Tally) Add(resource int, elements []Element) {
 	injected := injectsContainer(elements)
 	for _, e := range elements {
 		f := t.finding(e.Path)
 		switch {
+		case e.Unfilled:
+			f.Unfilled, f.Name = append(f.Unfilled, resource), e.Name
 		case !e.Created:
 			f.Merged = append(f.Merged, resource)
 		case e.Container && !e.Image:
@@ -127,12 +137,12 @@ func (t *Tally) finding(path string) *Finding {
 }
 
 // Findings returns, in the order the merges met them, the elements worth
-// a word: added to some resources and merged in others, or containers
-// added without an image.
+// a word: added to some resources and merged in others, containers added
+// without an image, and a default's elements no resource had.
 func (t *Tally) Findings() []*Finding {
 	var out []*Finding
 	for _, p := range t.order {
-		if f := t.by[p]; f.Mixed() || len(f.NoImage) > 0 {
+		if f := t.by[p]; f.Mixed() || len(f.NoImage) > 0 || f.NoneHad() {
 			out = append(out, f)
 		}
 	}

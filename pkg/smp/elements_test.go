@@ -27,16 +27,16 @@ spec:
 `
 	for _, c := range []struct{ patch, want string }{
 		{"spec: {template: {spec: {containers: [{name: server, env: [{name: A, value: '2'}, {name: B, value: '3'}]}]}}}",
-			"[{spec.template.spec.containers[name=server] false true true server} {spec.template.spec.containers[name=server].env[name=A] false false false } {spec.template.spec.containers[name=server].env[name=B] true false false }]"},
+			"[{spec.template.spec.containers[name=server] false false true true server} {spec.template.spec.containers[name=server].env[name=A] false false false false } {spec.template.spec.containers[name=server].env[name=B] true false false false }]"},
 		{"spec: {template: {spec: {containers: [{name: sidecar, image: x:1, env: [{name: A, value: '1'}]}]}}}",
-			"[{spec.template.spec.containers[name=sidecar] true true true sidecar}]"},
+			"[{spec.template.spec.containers[name=sidecar] true false true true sidecar}]"},
 		{"spec: {template: {spec: {containers: [{name: web, resources: {limits: {memory: 1Gi}}}]}}}",
-			"[{spec.template.spec.containers[name=web] true true false web}]"},
+			"[{spec.template.spec.containers[name=web] true false true false web}]"},
 		{"spec: {template: {spec: {containers: [{name: web, image: ''}]}}}",
-			"[{spec.template.spec.containers[name=web] true true false web}]"},
+			"[{spec.template.spec.containers[name=web] true false true false web}]"},
 		{"spec: {template: {spec: {containers: [{$patch: replace}, {name: web, image: w:1}]}}}", "[]"},
 		{"spec: {template: {spec: {volumes: [{name: v, emptyDir: {}}]}}}",
-			"[{spec.template.spec.volumes[name=v] true false false }]"},
+			"[{spec.template.spec.volumes[name=v] true false false false }]"},
 		{"spec: {template: {spec: {containers: [{name: server, $patch: delete}]}}}", "[]"},
 	} {
 		els, err := MergeElements(yaml.MustParse(doc), yaml.MustParse(c.patch), deployment)
@@ -72,5 +72,35 @@ func TestTally(t *testing.T) {
 	all.Add(1, []Element{{Path: v, Created: true}})
 	if f := all.Findings(); len(f) != 0 {
 		t.Errorf("added everywhere is no finding: %+v", f)
+	}
+}
+
+// A default adds no element: where the document has none with the
+// patch element's keys, the element is Unfilled, and a Tally over
+// resources none of which had it finds that it did nothing (issue 28,
+// item 8); merged into one, it did something and is no finding.
+func TestDefaultUnfilledElements(t *testing.T) {
+	deployment := schema.Builtin().Lookup("apps/v1", "Deployment")
+	doc := "spec: {template: {spec: {containers: [{name: server, image: s:1}]}}}"
+	patch := "spec: {template: {spec: {containers: [{name: app, resources: {limits: {memory: 1Gi}}}, {name: server, imagePullPolicy: Always}]}}}"
+	r, err := MergeWith(yaml.MustParse(doc), yaml.MustParse(patch), deployment, Options{Track: true, Default: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, server := "spec.template.spec.containers[name=app]", "spec.template.spec.containers[name=server]"
+	want := []Element{{Path: app, Unfilled: true, Container: true, Name: "app"}, {Path: server, Container: true, Image: true, Name: "server"}}
+	if !reflect.DeepEqual(r.Elements, want) {
+		t.Fatalf("got  %+v\nwant %+v", r.Elements, want)
+	}
+	var tl Tally
+	tl.Add(0, r.Elements)
+	tl.Add(1, []Element{{Path: app, Unfilled: true, Container: true, Name: "app"}})
+	got := tl.Findings()
+	if len(got) != 1 || got[0].Path != app || !got[0].NoneHad() || !reflect.DeepEqual(got[0].Unfilled, []int{0, 1}) || got[0].Name != "app" {
+		t.Errorf("got %+v", got)
+	}
+	tl.Add(2, []Element{{Path: app, Container: true, Image: true, Name: "app"}})
+	if got := tl.Findings(); len(got) != 0 {
+		t.Errorf("an element a resource had is no finding: %+v", got)
 	}
 }

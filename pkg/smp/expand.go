@@ -1,14 +1,18 @@
 package smp
 
-import "sigs.k8s.io/kustomize/kyaml/yaml"
+import (
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/budget"
+)
 
 // CopyExpanded deep-copies a value with its aliases replaced by copies of
 // what they stand for, for callers that copy values out of a document
 // (structured-replacement's sources). The nodes reached through aliases
-// count against the budget Merge uses, so an alias bomb is refused with
-// Merge's error rather than expanded.
-func CopyExpanded(n *yaml.Node) (*yaml.Node, error) {
-	m := newMerger()
+// are charged to b (nil: a budget of its own), so an alias bomb is
+// refused with Merge's error rather than expanded.
+func CopyExpanded(n *yaml.Node, b *budget.Budget) (*yaml.Node, error) {
+	m := newMerger(b)
 	return m.copyExpanded(n)
 }
 
@@ -19,7 +23,7 @@ func (m *merger) copyExpanded(n *yaml.Node) (*yaml.Node, error) {
 		n = n.Alias
 	}
 	if m.inAlias > 0 {
-		if err := m.spend(); err != nil {
+		if err := m.spend(n); err != nil {
 			return nil, err
 		}
 	}

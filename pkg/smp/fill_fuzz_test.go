@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
@@ -22,9 +23,9 @@ func FuzzDefault(f *testing.F) {
 	f.Add("list: [{name: a, v: 1}, {name: b}]", "list: [{name: b, v: 2, w: 3}, {name: c}]", []byte{1, 1, 1, 1})
 	f.Add("spec: {x: null}", "spec: {x: {y: 1}, z: [1]}", []byte{2, 2})
 	f.Add("", "", []byte("generated documents from these bytes"))
-	old := aliasBudget
-	aliasBudget = 1 << 12
-	f.Cleanup(func() { aliasBudget = old })
+	old := ownBudget
+	ownBudget = func() *budget.Budget { return budget.Limits(1<<12, 1<<24) } // keep alias bombs quick
+	f.Cleanup(func() { ownBudget = old })
 	f.Fuzz(func(t *testing.T, docText, patchText string, shape []byte) {
 		r := &byteReader{b: shape}
 		dst := parseOrGenerate(docText, r, false)

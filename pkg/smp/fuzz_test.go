@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
@@ -26,9 +27,9 @@ func FuzzMerge(f *testing.F) {
 	f.Add("list: [{name: a, v: 1}, {name: b}]", "list: [{name: b, v: 2}, {name: c}, {name: a, $patch: delete}]", []byte{1, 1, 1, 1})
 	f.Add("ports: [{port: 53, protocol: UDP}, {port: 53, protocol: TCP}]", "ports: [{port: 53, x: 1}]", []byte{9, 1, 1, 2, 1})
 	f.Add("", "", []byte("generated documents from these bytes"))
-	old := aliasBudget
-	aliasBudget = 1 << 12 // keep alias bombs quick
-	f.Cleanup(func() { aliasBudget = old })
+	old := ownBudget
+	ownBudget = func() *budget.Budget { return budget.Limits(1<<12, 1<<24) } // keep alias bombs quick
+	f.Cleanup(func() { ownBudget = old })
 	f.Fuzz(func(t *testing.T, docText, patchText string, shape []byte) {
 		r := &byteReader{b: shape}
 		dst := parseOrGenerate(docText, r, false)

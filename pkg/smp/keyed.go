@@ -61,7 +61,11 @@ func (m *merger) mergeElement(d, raw, pe *yaml.Node, t *schema.Type, keys, vals 
 		return m.mergeMatch(d, j, raw, t)
 	case m.fill:
 		// Defaults fill the elements there and add none: the element is
-		// built only for the errors it may hold.
+		// built only for the errors it may hold. Where no resource has
+		// it, the caller says so (Tally).
+		if slot := m.record(false); slot >= 0 {
+			m.elements[slot].Unfilled = true
+		}
 		return m.dryRun(raw, t.ElementFor(pe))
 	}
 	return m.addElement(d, raw, t.ElementFor(pe))

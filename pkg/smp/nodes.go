@@ -155,8 +155,8 @@ func shell(p *yaml.Node) *yaml.Node {
 // anchored value, so the anchor itself stays untouched. Anchors inside the
 // copy are dropped; aliases inside it are kept (their anchors come earlier).
 func (m *merger) copyDocument(n *yaml.Node) (*yaml.Node, error) {
-	if err := m.spend(); err != nil {
-		return nil, err
+	if err := m.budget.Nodes(1); err != nil {
+		return nil, m.tooLarge(err)
 	}
 	c := *n
 	c.Anchor = ""

@@ -5,6 +5,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
@@ -68,6 +69,10 @@ type Options struct {
 	// directive is its data (JSON Schema's $schema and $ref), where in an
 	// object it is a misspelt directive unless the schema has the field.
 	Values bool
+	// Budget is charged for what the merge may add to the document: every
+	// node of the patch it visits, every node of the document it copies
+	// (nil: a budget of the merge's own, package budget's floors).
+	Budget *budget.Budget
 }
 
 // Result is what a merge did.
@@ -103,7 +108,7 @@ func MergeWith(dst, patch *yaml.RNode, t *schema.Type, o Options) (Result, error
 // mergeInto merges the patch root pn into the document doc, whose root is
 // root (nil for an empty document).
 func mergeInto(doc, root, pn *yaml.Node, t *schema.Type, o Options) (Result, error) {
-	m := newMerger()
+	m := newMerger(o.Budget)
 	m.track, m.fill, m.values = o.Track, o.Default, o.Values
 	r, err := m.value(root, pn, t)
 	if err != nil {
@@ -131,7 +136,10 @@ func mergeInto(doc, root, pn *yaml.Node, t *schema.Type, o Options) (Result, err
 // document only when the patch changed something: a document the patch
 // leaves as it is keeps its spelling.
 func mergeExpanded(doc, root, pn *yaml.Node, patch *yaml.RNode, t *schema.Type, o Options) (Result, error) {
-	flat, err := inherit.Expand(root)
+	if o.Budget == nil {
+		o.Budget = ownBudget() // one budget for the expansion and the merge
+	}
+	flat, err := inherit.Expand(root, o.Budget)
 	if errors.Is(err, inherit.ErrTooLarge) {
 		return Result{}, &Error{Msg: err.Error()}
 	}
@@ -140,7 +148,7 @@ func mergeExpanded(doc, root, pn *yaml.Node, patch *yaml.RNode, t *schema.Type, 
 		// the document is merged as it is written.
 		return mergeInto(doc, root, pn, t, o)
 	}
-	before, err := inherit.Expand(flat)
+	before, err := inherit.Expand(flat, o.Budget)
 	if err != nil {
 		return Result{}, &Error{Msg: err.Error()}
 	}
@@ -174,7 +182,7 @@ func ValidateWith(patch *yaml.RNode, t *schema.Type, o Options) error {
 		}
 		return nil
 	}
-	m := newMerger()
+	m := newMerger(o.Budget)
 	m.fill, m.values = o.Default, o.Values
 	_, err = m.value(nil, pn, t)
 	return err

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/patchwork-krm/patchwork/internal/budget"
 )
 
 func TestIsDeleteDirective(t *testing.T) {
@@ -174,17 +176,23 @@ func TestAliases(t *testing.T) {
 
 func TestAliasBomb(t *testing.T) {
 	bomb := "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n" +
-		"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]"
+		"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n" +
+		"g: [*f,*f,*f,*f,*f,*f,*f,*f,*f]"
 	err := Merge(parse(t, "z: 1"), parse(t, bomb), nil)
-	if err == nil || !strings.Contains(err.Error(), "YAML aliases expand to more than") {
+	if err == nil || !strings.Contains(err.Error(), "YAML aliases expand to too many nodes: this would produce more than 1Mi nodes, the work limit of one operation") {
 		t.Errorf("a patch alias bomb: %v", err)
+	}
+	// What the merge may add is charged to the budget it is given.
+	_, err = MergeWith(parse(t, "z: 1"), parse(t, "a: [1, 2, 3]\nb: {c: 4}"), nil, Options{Budget: budget.Limits(5, 100)})
+	if err == nil || !strings.Contains(err.Error(), "more than 5 nodes") {
+		t.Errorf("a patch over the budget given: %v", err)
 	}
 	// A document bomb is harmless until the patch reaches into it.
 	dst := parse(t, bomb)
 	if err := Merge(dst, parse(t, "z: 1"), nil); err != nil {
 		t.Errorf("patching beside a document bomb: %v", err)
 	}
-	err = Merge(dst, parse(t, "f: {x: 1}"), nil)
+	err = Merge(dst, parse(t, "g: {x: 1}"), nil)
 	if err != nil {
 		t.Errorf("replacing a document bomb: %v", err)
 	}

@@ -1,28 +1,28 @@
 package smp
 
 import (
-	"fmt"
-
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/budget"
+	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/scalar"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/schema"
 )
 
-// aliasBudget bounds the nodes one Merge may expand from YAML aliases (patch
-// nodes visited through an alias, document nodes copied from an anchor).
-// Patches that reuse a container through an anchor stay far below it; an
-// alias bomb (aliases of lists of aliases...) does not. A variable so that
-// the fuzz test can lower it.
-var aliasBudget = 1 << 17
+// ownBudget is the budget of a merge called without one (Options.Budget
+// nil): budget.Or's. A variable so that the fuzz tests can make alias
+// bombs quick.
+var ownBudget = func() *budget.Budget { return budget.Or(nil) }
 
 // merger holds the state of one Merge or Validate call.
 type merger struct {
+	// budget is charged for every patch node the merge visits and every
+	// document node it copies: what the merge may add to the document.
 	// inAlias is > 0 while the merge walks patch nodes reached through an
-	// alias; used counts the nodes expanded that way.
+	// alias (what an alias bomb multiplies).
+	budget  *budget.Budget
 	inAlias int
-	used    int
 	// path is where the merge is, for error messages.
 	path []seg
 	// aliasesAtRisk is set when a subtree with anchors or aliases was removed
@@ -45,16 +45,32 @@ type merger struct {
 	values bool
 }
 
-func newMerger() merger {
-	return merger{path: make([]seg, 0, 16)}
+func newMerger(b *budget.Budget) merger {
+	if b == nil {
+		b = ownBudget()
+	}
+	return merger{path: make([]seg, 0, 16), budget: b}
 }
 
-func (m *merger) spend() error {
-	m.used++
-	if m.used > aliasBudget {
-		return &Error{Msg: fmt.Sprintf("YAML aliases expand to more than %d nodes", aliasBudget)}
+// spend charges the budget for node n, which the merge may add to the
+// document, and the text it carries.
+func (m *merger) spend(n *yaml.Node) error {
+	err := m.budget.Nodes(1)
+	if err == nil && n.Kind == yaml.ScalarNode {
+		err = m.budget.Bytes(len(n.Value))
 	}
-	return nil
+	switch {
+	case err == nil:
+		return nil
+	case m.inAlias > 0:
+		return m.tooLarge(err)
+	}
+	return m.errorf("%v", err)
+}
+
+// tooLarge is the error of a budget spent on what aliases stand for.
+func (m *merger) tooLarge(err error) *Error {
+	return m.errorf("%v: %v", inherit.ErrTooLarge, err)
 }
 
 // dropped records that a document subtree is leaving the tree.
@@ -81,10 +97,8 @@ func (m *merger) value(d, p *yaml.Node, t *schema.Type) (*yaml.Node, error) {
 		m.inAlias++
 		defer func() { m.inAlias-- }()
 	}
-	if m.inAlias > 0 {
-		if err := m.spend(); err != nil {
-			return nil, err
-		}
+	if err := m.spend(p); err != nil {
+		return nil, err
 	}
 	p = yamltree.Resolve(p)
 	switch p.Kind {

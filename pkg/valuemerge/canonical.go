@@ -52,7 +52,7 @@ func canonicalNumber(n *yaml.Node) string {
 	if json.Valid([]byte(n.Value)) {
 		return n.Value
 	}
-	if b, err := yamljson.Encode(n); err == nil && json.Valid(b) && b[0] != '"' {
+	if b, err := yamljson.Encode(n, nil); err == nil && json.Valid(b) && b[0] != '"' {
 		return string(b)
 	}
 	return n.Value

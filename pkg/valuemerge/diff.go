@@ -184,7 +184,7 @@ func entriesOf(m *yaml.Node) (own, inherited map[string]*yaml.Node, err error) {
 	if !merges {
 		return own, nil, nil
 	}
-	flat, err := inherit.Expand(m)
+	flat, err := inherit.Expand(m, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrNotInPlace, err)
 	}

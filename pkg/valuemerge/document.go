@@ -112,6 +112,9 @@ func (d *Doc) copyTree(root *yaml.Node) *yaml.Node {
 // else changes. The result is read again and must mean Want; an error
 // wrapping ErrNotInPlace says it cannot be written so.
 func (d *Doc) Write() (string, error) {
+	if err := d.jsonValues(); err != nil {
+		return "", err
+	}
 	w := newWriter(d)
 	if err := w.diff(nil, d.old, d.Want); err != nil {
 		return "", err

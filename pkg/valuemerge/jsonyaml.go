@@ -56,26 +56,32 @@ func parse(f Format, s, which string, cache *embedded.Cache) (*parsed, error) {
 }
 
 // mergeDoc merges overlay into base (JSON or YAML), the lists declared
-// merged by key.
-func mergeDoc(f Format, base, overlay string, lists []schema.ListKeys) (string, error) {
+// merged by key, and says what each declaration's path reaches in the
+// merged value (secret: a Secret's, whose keys it does not name).
+func mergeDoc(f Format, base, overlay string, lists []schema.ListKeys, secret bool) (string, []schema.Reach, error) {
 	cache := embedded.NewCache()
 	o, patch, err := readOverlay(f, overlay, cache)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	t, err := listsType(lists)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	b, fresh, err := readBase(f, base, o, patch, t, cache)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	doc, err := mergeParsed(f, b, o, patch, t, cache)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return writeMerged(f, b, o, doc, fresh, patch)
+	reaches := make([]schema.Reach, len(lists))
+	for i, l := range lists {
+		reaches[i] = l.Reach(doc.Want, schema.ReachOptions{Root: "the value", Secret: secret})
+	}
+	out, err := writeMerged(f, b, o, doc, fresh, patch)
+	return out, reaches, err
 }
 
 // readOverlay reads the overlay, and the patch it makes: its value with

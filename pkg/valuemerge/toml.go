@@ -10,6 +10,8 @@ import (
 	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/patchwork-krm/patchwork/internal/budget"
 )
 
 // TOML is decoded with github.com/pelletier/go-toml/v2 and merged as data:
@@ -34,7 +36,37 @@ func decodeTOML(s, which string) (map[string]any, error) {
 		}
 		return nil, pe
 	}
+	if tooDeep(v, 0) {
+		// go-toml reads [a.a.a…] of fifty thousand parts in milliseconds;
+		// merging and writing it takes the square of that and more
+		return nil, &MergeError{Msg: fmt.Sprintf("the %s value nests tables more than %d deep, deeper than a value may nest", which, budget.MaxDepth)}
+	}
 	return v, nil
+}
+
+// tooDeep reports whether tables or arrays nest in v, at depth (the root
+// table at 0), deeper than budget.MaxDepth.
+func tooDeep(v any, depth int) bool {
+	var children []any
+	switch x := v.(type) {
+	case map[string]any:
+		for _, c := range x {
+			children = append(children, c)
+		}
+	case []any:
+		children = x
+	default:
+		return false
+	}
+	if depth > budget.MaxDepth {
+		return true
+	}
+	for _, c := range children {
+		if tooDeep(c, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // unquotedString says, for line n of a TOML text that does not parse,

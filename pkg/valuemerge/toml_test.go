@@ -214,6 +214,23 @@ func TestMergeTOMLErrors(t *testing.T) {
 	}
 }
 
+// A header of fifty thousand dotted parts decodes in milliseconds and took
+// minutes and gigabytes to merge (issue 28, item 11): a value nested
+// deeper than budget.MaxDepth is refused when it is read.
+func TestTOMLNestedTooDeep(t *testing.T) {
+	deep := func(n int) string { return strings.TrimSuffix(strings.Repeat("a.", n), ".") }
+	for _, c := range []struct{ base, overlay, err string }{
+		{"[b]\ny = 2\n", "[" + deep(50000) + "]\nx = 1\n", "the overlay value nests tables more than 200 deep"},
+		{"[" + deep(201) + "]\nx = 1\n", "y = 2\n", "the base value nests tables more than 200 deep"},
+		{"x = 1\n", "b = [[[[1]]]]\n" + "[" + deep(200) + "]\nx = 1\n", ""},
+	} {
+		_, err := Merge(TOML, c.base, c.overlay)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("got %v, want %q", err, c.err)
+		}
+	}
+}
+
 // A TOML value that reads once quoted is told so, with where (issue 30);
 // the value itself stays out of the message.
 func TestUnquotedTOMLString(t *testing.T) {

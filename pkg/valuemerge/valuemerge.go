@@ -81,8 +81,8 @@ func Merge(format Format, base, overlay string, lists ...schema.ListKeys) (strin
 	return m.Text, err
 }
 
-// Merged is a merge's result: its text, and what that text does not keep
-// of the base's.
+// Merged is a merge's result: its text, what that text does not keep of
+// the base's, and what the list declarations led to.
 type Merged struct {
 	Text string
 	// Lost, when not empty, says what the text loses of the base's
@@ -91,15 +91,28 @@ type Merged struct {
 	// cannot be written as edits of the base is written whole by the
 	// TOML library.
 	Lost, Why string
+	// Reaches says, for each list declaration (JSON and YAML), what it
+	// leads to in the merged value (schema.Reach): one that leads to no
+	// list merged nothing by its keys, and the overlay's list replaced
+	// the base's whole.
+	Reaches []schema.Reach
 }
 
 // MergeText is Merge, saying what the result loses of the base's text.
 func MergeText(format Format, base, overlay string, lists ...schema.ListKeys) (Merged, error) {
+	return MergeLists(format, base, overlay, lists, false)
+}
+
+// MergeLists is MergeText, also saying what each of lists leads to
+// (Merged.Reaches). For a Secret's value (secret), what a Reach says
+// names no key of it.
+func MergeLists(format Format, base, overlay string, lists []schema.ListKeys, secret bool) (Merged, error) {
 	var text string
+	var reaches []schema.Reach
 	var err error
 	switch format {
 	case JSON, YAML:
-		text, err = mergeDoc(format, base, overlay, lists)
+		text, reaches, err = mergeDoc(format, base, overlay, lists, secret)
 	case Properties:
 		text, err = mergeLines(format, readProperties, base, overlay)
 	case Env:
@@ -109,7 +122,7 @@ func MergeText(format Format, base, overlay string, lists ...schema.ListKeys) (M
 	default:
 		err = fmt.Errorf("unknown format %q; give %s", format, formatNames)
 	}
-	return Merged{Text: text}, err
+	return Merged{Text: text, Reaches: reaches}, err
 }
 
 // Check reports whether s is valid in format; which ("base", "overlay")

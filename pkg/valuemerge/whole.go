@@ -113,6 +113,9 @@ func lineBreakOf(s string) string {
 // YAML text holding several documents is not written whole (the others
 // would go).
 func (d *Doc) WriteWhole() (string, error) {
+	if err := d.jsonValues(); err != nil {
+		return "", err
+	}
 	if d.opts.Format == JSON {
 		return d.wholeJSON()
 	}
@@ -152,7 +155,7 @@ func (d *Doc) wholeJSON() (string, error) {
 		return splice(d.text, strings.TrimSpace(o.Text)), nil
 	}
 	if !isMap(d.Want) {
-		b, err := yamljson.Encode(d.Want)
+		b, err := yamljson.Encode(d.Want, nil)
 		if err != nil {
 			return "", fmt.Errorf("internal error writing JSON (please report): %v", err)
 		}

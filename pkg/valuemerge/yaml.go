@@ -220,7 +220,7 @@ func copyNode(n *yaml.Node) *yaml.Node {
 
 // expandInherited returns the overlay root with aliases and merge keys expanded.
 func expandInherited(n *yaml.Node) *yaml.Node {
-	c, err := inherit.Expand(n)
+	c, err := inherit.Expand(n, nil)
 	if err != nil {
 		// parseYAML decoded the value, which checks merge keys and bounds
 		// aliases: not reached

@@ -24,13 +24,10 @@ type Patch struct {
 	val  any // as the API server decodes it
 }
 
-// ParsePatch reads an apply configuration (a map) written in JSON or YAML.
-// A key given twice is an error, as the API server's: JSON readers keep the
-// last, YAML readers refuse it.
+// ParsePatch reads an apply configuration (a map) written in JSON or YAML
+// whose keys are each given once (package patch refuses a key given twice
+// in any patch, as the API server refuses it in an applied configuration).
 func ParsePatch(n *yaml.RNode) (*Patch, error) {
-	if d := dupkeys.Find(n.YNode()); len(d) > 0 {
-		return nil, errors.New(d[0].MessageOf("the patch"))
-	}
 	b, err := yamljson.Encode(n.YNode(), nil)
 	if err != nil {
 		return nil, err

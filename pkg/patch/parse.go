@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/dupkeys"
 	"github.com/patchwork-krm/patchwork/internal/yamlstream"
 	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
@@ -94,6 +95,11 @@ func parseDoc(n *yaml.RNode, in intoInfo, o Options) (*Doc, error) {
 	t, err := typeOf(n.YNode(), in, o.Type)
 	if err != nil {
 		return nil, err
+	}
+	if dup := dupkeys.Find(n.YNode()); len(dup) > 0 {
+		// Every type: readers keep one of the two values, and which one
+		// differs (JSON the last, YAML none), so the patch means nothing sure.
+		return nil, errors.New(dup[0].MessageOf("the patch"))
 	}
 	d := &Doc{Type: t, Node: n, Default: o.Default}
 	if err := d.defaults(in); err != nil {

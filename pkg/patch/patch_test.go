@@ -216,3 +216,23 @@ func TestApplyChargesTheRunsBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyGivenTwiceInAnyPatch: a patch of any type that gives a key twice
+// is refused when it is read. A merge patch took the last value in
+// silence, while strategic and apply patches refused it.
+func TestKeyGivenTwiceInAnyPatch(t *testing.T) {
+	for _, c := range []struct {
+		typ  Type
+		text string
+	}{
+		{Strategic, "data:\n  b: '1'\n  b: '2'\n"},
+		{Merge, "data:\n  b: '1'\n  b: '2'\n"},
+		{Apply, "data:\n  b: '1'\n  b: '2'\n"},
+		{JSON, "- op: add\n  path: /data/b\n  path: /data/c\n  value: x\n"},
+	} {
+		_, err := Parse(c.text, Options{Into: Resource, Type: c.typ})
+		if err == nil || !strings.Contains(err.Error(), `is given twice`) || !strings.Contains(err.Error(), "lines 2 and 3 of the patch") {
+			t.Errorf("%s: %v", c.typ, err)
+		}
+	}
+}

@@ -133,6 +133,9 @@ func checkOutcome(t *testing.T, dir, expected string, got []byte, results framew
 	t.Helper()
 	CheckMessages(t, results)
 	if want, err := os.ReadFile(filepath.Join(dir, "expected-error.txt")); err == nil {
+		if strings.TrimSpace(string(want)) == "" {
+			t.Fatalf("expected-error.txt is empty: name the error the case is about (any failure would pass)")
+		}
 		if !failed {
 			t.Fatalf("expected the run to fail; it succeeded with output:\n%s", got)
 		}

@@ -130,6 +130,31 @@ func (w *Watch) finding(entry string, res *yaml.RNode, field, msg string) {
 	w.Req.Results = append(w.Req.Results, fnrun.Warningf(entry, res, field, "%s", msg))
 }
 
+// Mark is a resource as it was before an entry, kept to tell whether the
+// entry changed it (style and comments included, as fnrun.Changed).
+type Mark struct {
+	step  *Step
+	print uint64
+}
+
+// Mark remembers res, the resource the step watches, before the entry:
+// by the step's copy when it took one (compared, not walked again), else
+// by res's fingerprint.
+func (s *Step) Mark(res *yaml.RNode) Mark {
+	if s != nil {
+		return Mark{step: s}
+	}
+	return Mark{print: fnrun.Fingerprint(res)}
+}
+
+// Changed reports whether res differs from the resource marked.
+func (m Mark) Changed(res *yaml.RNode) bool {
+	if m.step != nil {
+		return !fnrun.Same(m.step.before.Root(), res.YNode())
+	}
+	return fnrun.Changed(m.print, res)
+}
+
 // Step is one entry applied to one resource, watched.
 type Step struct {
 	w      *Watch

@@ -191,3 +191,43 @@ func TestWatchNothingCreatedDeleted(t *testing.T) {
 		t.Errorf("got\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// A Mark tells a changed resource from one left as it was in the same way
+// whether the step took a copy (compared with it) or nothing is watched
+// (a fingerprint): a style, a comment, a value, a tag, a new key, a key
+// order each count as a change; an edit undone does not.
+func TestMarkChanged(t *testing.T) {
+	edits := map[string]func(*yaml.RNode){
+		"nothing": func(*yaml.RNode) {},
+		"undone": func(r *yaml.RNode) {
+			_ = r.PipeE(yaml.SetField("x", yaml.NewStringRNode("1")))
+			_ = r.PipeE(yaml.Clear("x"))
+		},
+		"value": func(r *yaml.RNode) { r.Field("spec").Value.Field("replicas").Value.YNode().Value = "2" },
+		"style": func(r *yaml.RNode) {
+			r.Field("spec").Value.Field("replicas").Value.YNode().Style = yaml.DoubleQuotedStyle
+		},
+		"tag":     func(r *yaml.RNode) { r.Field("spec").Value.Field("replicas").Value.YNode().Tag = "!!str" },
+		"comment": func(r *yaml.RNode) { r.Field("metadata").Value.YNode().LineComment = "# c" },
+		"key":     func(r *yaml.RNode) { _ = r.PipeE(yaml.SetField("x", yaml.NewStringRNode("1"))) },
+		"order": func(r *yaml.RNode) {
+			c := r.YNode().Content
+			c[0], c[1], c[2], c[3] = c[2], c[3], c[0], c[1]
+		},
+	}
+	for name, edit := range edits {
+		for _, checks := range []Checks{{Validate: "off"}, {Validate: "warn"}} {
+			res := yaml.MustParse(deploy)
+			w := &Watch{Req: &fnrun.Request{}, Checks: checks}
+			s := w.Before("patches[0]", res)
+			if (s != nil) != checks.watching() {
+				t.Fatalf("%s: step %v under %+v", name, s, checks)
+			}
+			mark := s.Mark(res)
+			edit(res)
+			if got, want := mark.Changed(res), name != "nothing" && name != "undone"; got != want {
+				t.Errorf("%s, validate: %s: Changed %v, want %v", name, checks.Validate, got, want)
+			}
+		}
+	}
+}

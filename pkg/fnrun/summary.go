@@ -54,6 +54,27 @@ func Fingerprint(n *yaml.RNode) uint64 {
 	return h.Sum64()
 }
 
+// Same reports whether two trees are the same in everything Fingerprint
+// hashes (kinds, tags, styles, values, comments): Changed for a caller
+// that kept a copy of the tree, which stops at the first difference where
+// a fingerprint walks the whole tree twice.
+func Same(a, b *yaml.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value ||
+		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment ||
+		len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !Same(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // Plural is "1 resource", "3 resources".
 func Plural(n int, word string) string {
 	if n == 1 {

@@ -79,9 +79,9 @@ func (a *applier) runInto(c *compiled) {
 		}
 		res := a.Ix.Item(i)
 		step := a.watch.Before(c.name, res)
-		before := fnrun.Fingerprint(res)
+		before := step.Mark(res)
 		a.intoResource(c, i, step)
-		if fnrun.Changed(before, res) {
+		if before.Changed(res) {
 			n.Changed++
 			step.Done()
 		}

@@ -267,14 +267,14 @@ func (a *applier) runDocument(c *compiled, d *document, changed map[int]bool, n 
 			break
 		}
 		step := a.watch.Before(c.name, a.Ix.Item(i))
-		before := fnrun.Fingerprint(a.Ix.Item(i))
+		before := step.Mark(a.Ix.Item(i))
 		n.Filled += a.applyOne(c, d, i, &elements, step)
 		switch {
 		case a.Ix.Removed(i):
 			n.Deleted++
 			delete(changed, i)
 			step.DoneAs(nil)
-		case fnrun.Changed(before, a.Ix.Item(i)):
+		case before.Changed(a.Ix.Item(i)):
 			changed[i] = true
 			step.Done()
 		}

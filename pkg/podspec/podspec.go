@@ -206,14 +206,14 @@ func (r *podRun) patchWorkload(c *compiled, i int, spec *yaml.RNode, path string
 	if c.container == nil || c.container.Type == patch.Strategic {
 		step.FieldsChecked() // compile reported the patches' unknown fields
 	}
-	before := fnrun.Fingerprint(res)
+	before := step.Mark(res)
 	applied, err := c.apply(spec, path, r.owned[i], t, r.Req.Budget())
 	if err != nil {
 		r.Errorf(c.name, res, err.path, "%s", err.msg)
 	}
 	n.containers += applied.containers
 	n.Filled += applied.filled
-	if fnrun.Changed(before, res) {
+	if before.Changed(res) {
 		n.Changed++
 		step.Done()
 	}

@@ -151,6 +151,24 @@ func TestDocuments(t *testing.T) {
 	}
 }
 
+// A changed string the caller does not say holds a document is not read
+// as one: a patch changing a resource's values paid for parsing every
+// old and new value as a YAML document (a fifth of what a multi-patch run
+// allocated).
+func TestOnlyDocumentsRead(t *testing.T) {
+	old := parse(t, "data: {app.json: '{\"server\": {\"port\": 80}, \"x\": [1, 2, 3]}'}")
+	new := parse(t, "data: {app.json: '{\"server\": {\"port\": 8080}, \"x\": [1, 2, 3]}'}")
+	o := Options{Document: func(_, _ *yaml.Node) (*schema.Type, bool) { return nil, false }}
+	var got []Change
+	allocs := testing.AllocsPerRun(20, func() { got, _ = Diff(old, new, o) })
+	if s := lines(got); !strings.HasPrefix(s, "data.[app.json] changed") {
+		t.Errorf("got %s", s)
+	}
+	if allocs > 10 {
+		t.Errorf("%.0f allocations for one changed string: read as a document", allocs)
+	}
+}
+
 // Paths hold positions, for code that edits the tree.
 func TestPaths(t *testing.T) {
 	got, _ := Diff(parse(t, "l: [{name: a}, {name: b, v: 1}]"), parse(t, "l: [{name: b, v: 2}]"), Options{})
@@ -185,5 +203,100 @@ func TestTooLarge(t *testing.T) {
 	}
 	if _, err := Snapshot(big); err != ErrTooLarge {
 		t.Errorf("a big tree: got %v", err)
+	}
+}
+
+// One Copy taken of tree after tree, larger and smaller, copies each
+// exactly, reuses its memory (no allocation for a tree that fits), and
+// still refuses a tree past MaxNodes, leaving no root behind.
+func TestTakeReuses(t *testing.T) {
+	var c Copy
+	trees := []string{
+		"a: {b: [1, 2, 3]}\nc: d\n",
+		"x: 1\n",
+		"a: &y {b: [1, 2, 3, 4, 5, 6, 7, 8]}\nc: [*y, {d: [e, f, g]}]\nh: {i: {j: {k: l}}}\n",
+		"a: {b: [1, 2]}\n",
+	}
+	for _, src := range trees {
+		tree := parse(t, src)
+		if err := c.Take(tree); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := render(t, c.Root()), render(t, tree); got != want {
+			t.Errorf("copy of\n%s\nis\n%s", want, got)
+		}
+		if c.Origin(tree.Content[1]) != c.Root().Content[1] {
+			t.Error("the copy's origins are not the tree's")
+		}
+	}
+	small := parse(t, trees[3])
+	if allocs := testing.AllocsPerRun(10, func() { _ = c.Take(small) }); allocs != 0 {
+		t.Errorf("%.0f allocations to take a tree that fits", allocs)
+	}
+	big := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, MaxNodes)}
+	for i := range big.Content {
+		big.Content[i] = &yaml.Node{Kind: yaml.ScalarNode, Value: "x"}
+	}
+	if err := c.Take(big); err != ErrTooLarge || c.Root() != nil {
+		t.Errorf("a big tree after small ones: %v, root %v", err, c.Root())
+	}
+}
+
+func render(t *testing.T, n *yaml.Node) string {
+	t.Helper()
+	s, err := yaml.String(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkTake copies a Deployment, as a watched step does before each
+// resource it patches.
+func BenchmarkTake(b *testing.B) {
+	n, err := yaml.Parse(takeBench)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var c Copy
+	for b.Loop() {
+		if err := c.Take(n.YNode()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+const takeBench = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app
+  labels: {app: app, team: a}
+  annotations: {config.kubernetes.io/path: apps/app.yaml}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: app}}
+  template:
+    metadata: {labels: {app: app}}
+    spec:
+      containers:
+      - name: app
+        image: example/app:1
+        ports: [{containerPort: 8080}]
+        env: [{name: MODE, value: fast}]
+`
+
+// Diffs one after the other reuse the way down: a Deployment whose
+// replicas changed costs the change (its path, words, the list of
+// changes) and aligning its containers by name, 15 allocations, not a
+// new stack too (19).
+func TestDiffReusesItsWay(t *testing.T) {
+	old, new := parse(t, takeBench), parse(t, strings.Replace(takeBench, "replicas: 2", "replicas: 3", 1))
+	var got []Change
+	allocs := testing.AllocsPerRun(20, func() { got, _ = Diff(old, new, Options{}) })
+	if s := lines(got); s != "spec.replicas changed 2 -> 3" {
+		t.Errorf("got %s", s)
+	}
+	if allocs > 15 {
+		t.Errorf("%.0f allocations for one change", allocs)
 	}
 }

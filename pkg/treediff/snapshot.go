@@ -30,33 +30,48 @@ func Snapshot(n *yaml.Node) (*Copy, error) {
 // Take makes c a copy of the tree below n, as Snapshot does, reusing the
 // memory of what c copied before: a caller copying one resource after the
 // other, each compared before the next is taken, allocates once for the
-// largest.
+// largest, and counts the nodes of a tree only when it does not fit.
 func (c *Copy) Take(n *yaml.Node) error {
 	c.root, c.built = nil, false
 	c.nodes, c.orig = c.nodes[:0], c.orig[:0]
-	if n == nil {
+	if n == nil || c.fill(n) {
 		return nil
 	}
+	c.root, c.nodes, c.orig = nil, c.nodes[:0], c.orig[:0]
 	count, links := 0, 0
 	if !countNodes(n, &count, &links) {
 		return ErrTooLarge
 	}
-	if cap(c.nodes) < count {
-		c.nodes, c.orig = make([]yaml.Node, 0, count), make([]*yaml.Node, 0, count)
+	// room for a little more, so that resources growing one by one are
+	// not counted each time; never past MaxNodes, so that a tree larger
+	// than that is always counted, and refused
+	count, links = min(count+count/4, MaxNodes), links+links/4
+	c.nodes, c.orig = make([]yaml.Node, 0, count), make([]*yaml.Node, 0, count)
+	c.kids = make([]*yaml.Node, links)
+	c.fill(n)
+	return nil
+}
+
+// fill copies the tree below n into c's memory; false, with c left
+// partly filled, when it does not fit.
+func (c *Copy) fill(n *yaml.Node) bool {
+	if cap(c.nodes) == 0 {
+		return false
 	}
-	if cap(c.kids) < links {
-		c.kids = make([]*yaml.Node, links)
-	}
-	kids := c.kids[:links]
+	kids := c.kids
 	c.root = c.add(n)
 	aliases := false
 	// Breadth first: a node's children are copied next to each other, and
-	// each copy's Content is a piece of kids.
+	// each copy's Content is a piece of kids. The slices never grow: the
+	// copies point into them.
 	for k := 0; k < len(c.nodes); k++ {
 		cp := &c.nodes[k]
 		aliases = aliases || cp.Kind == yaml.AliasNode
 		if len(cp.Content) == 0 {
 			continue
+		}
+		if len(kids) < len(cp.Content) || cap(c.nodes)-len(c.nodes) < len(cp.Content) {
+			return false
 		}
 		content := kids[:len(cp.Content):len(cp.Content)]
 		kids = kids[len(cp.Content):]
@@ -68,7 +83,7 @@ func (c *Copy) Take(n *yaml.Node) error {
 	if aliases {
 		c.relink()
 	}
-	return nil
+	return true
 }
 
 // add appends a copy of n, whose Content still holds n's children.

@@ -112,8 +112,11 @@ func TestReadListKeepsCommentsAsKyaml(t *testing.T) {
 			"- first: " + first + " # after the first value\n\n  # head of kind\n\n  kind: ConfigMap\n  apiVersion: v1\n  metadata:\n    name: a\n" +
 			"  # foot of metadata\n\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: after\n" + readListConfig
 		r := run(t, dir, nil, []byte(in), bin)
-		if r.code != 0 || withoutResults(r.stdout) != kyamlItems(t, in) {
-			t.Fatalf("first value %s: want exit 0 and kyaml's bytes\n%s\n--- kyaml\n%s", first, r, kyamlItems(t, in))
+		// an item nothing changed is written as read (issue 29), comments
+		// and blank lines included; kyaml's writer would close the gaps
+		items := in[strings.Index(in, "items:\n"):strings.Index(in, readListConfig)]
+		if r.code != 0 || !strings.Contains(r.stdout, "kind: ResourceList\n"+items+"functionConfig:\n") {
+			t.Fatalf("first value %s: want exit 0 and the items as read\n%s\n--- items\n%s", first, r, items)
 		}
 	}
 }

@@ -194,3 +194,69 @@ func TestUntouchedUnplacedSaysSo(t *testing.T) {
 		t.Fatalf("want exit 0 and an info saying the stream is written whole:\n%s", r)
 	}
 }
+
+// TestUntouchedResourceList (issue 29, item 1 for ResourceLists): a
+// ResourceList laid out as no writer lays it out goes through the binary
+// with its items' bytes kept: a config that matches nothing writes every
+// item as read, one that labels one item rewrites that item and no other,
+// and a run over that output changes no item. b's head comment, at the
+// items' column, goes with b, and a stays as read.
+func TestUntouchedResourceList(t *testing.T) {
+	bin := requireFunction(t, "multi-patch")
+	raw, err := os.ReadFile(filepath.Join(env.root, untouchedDir, "resourcelist-items.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := string(raw[strings.Index(string(raw), "items:\n"):])
+	list := func(config string) []byte {
+		c, err := os.ReadFile(filepath.Join(env.root, untouchedDir, config))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n" + items +
+			"functionConfig:\n" + regexp.MustCompile(`(?m)^`).ReplaceAllString(strings.TrimSpace(string(c)), "  ") + "\n")
+	}
+	r := run(t, env.root, nil, list("nothing.yaml"), bin)
+	if r.code != 0 || listItems(r.stdout) != items {
+		t.Fatalf("items not written as read:\n%s\n%s", r, firstDifference(items, listItems(r.stdout)))
+	}
+	// indented under "items:", each item is shifted left whole, to the
+	// column the writer writes the items at
+	wide := strings.Replace(string(list("nothing.yaml")), items, "items:\n"+
+		regexp.MustCompile(`(?m)^(.)`).ReplaceAllString(strings.TrimPrefix(items, "items:\n"), "  $1"), 1)
+	r = run(t, env.root, nil, []byte(wide), bin)
+	if r.code != 0 || listItems(r.stdout) != items {
+		t.Fatalf("indented items not shifted whole:\n%s\n%s", r, firstDifference(items, listItems(r.stdout)))
+	}
+	r = run(t, env.root, nil, list("label-b.yaml"), bin)
+	got, want := splitItems(listItems(r.stdout)), splitItems(items)
+	if r.code != 0 || len(got) != len(want) {
+		t.Fatalf("want %d items:\n%s", len(want), r)
+	}
+	for i := range want {
+		if changed := got[i] != want[i]; changed != (i == 1) || changed && !strings.Contains(got[i], "team: a") {
+			t.Errorf("item %d: want it %s, got:\n%s", i, map[bool]string{true: "labelled", false: "as read"}[i == 1], got[i])
+		}
+	}
+	again := run(t, env.root, nil, []byte(r.stdout), bin)
+	if again.code != 0 || listItems(again.stdout) != listItems(r.stdout) {
+		t.Fatalf("a second run changed the items:\n%s", firstDifference(listItems(r.stdout), listItems(again.stdout)))
+	}
+}
+
+// listItems is the items of a ResourceList's text, from "items:" up to
+// the functionConfig.
+func listItems(list string) string {
+	from := strings.Index(list, "items:\n")
+	to := strings.Index(list, "functionConfig:\n")
+	if from < 0 || to < from {
+		return ""
+	}
+	return list[from:to]
+}
+
+// splitItems cuts items at each "-" at column 0 (the fixture's items all
+// start so).
+func splitItems(items string) []string {
+	return regexp.MustCompile(`(?m)^- `).Split(items, -1)[1:]
+}

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/patchwork-krm/patchwork/internal/rlio"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 	"github.com/patchwork-krm/patchwork/pkg/fnrun/fnruntest"
 	"github.com/patchwork-krm/patchwork/pkg/generator"
@@ -30,7 +31,7 @@ func sameAsKyaml(t testing.TB, f fnrun.Function, in []byte, configDir string) {
 	var fast, ref bytes.Buffer
 	var lo, ro fnrun.Outcome
 	var lerr, rerr error
-	lp := panics(func() { lo, lerr = fnrun.RunResourceList(f, bytes.NewReader(in), &fast, configDir) })
+	lp := panics(func() { lo, lerr = fnrun.RunResourceListEncoded(f, bytes.NewReader(in), &fast, configDir) })
 	rp := panics(func() { ro, rerr = fnrun.RunResourceListKyaml(f, bytes.NewReader(in), &ref, configDir) })
 	if lp != rp {
 		t.Fatalf("panics differ\nlean:  %v\nkyaml: %v\ninput:\n%s", lp, rp, in)
@@ -48,6 +49,24 @@ func sameAsKyaml(t testing.TB, f fnrun.Function, in []byte, configDir string) {
 	}
 	if !bytes.Equal(fast.Bytes(), ref.Bytes()) {
 		t.Fatalf("output differs from kyaml's\n%s\n--- input ---\n%s", firstDifference(fast.Bytes(), ref.Bytes()), in)
+	}
+	sameCopied(t, f, in, configDir, ref.Bytes(), lerr)
+}
+
+// sameCopied: the run with copy-through (the binaries' run) reads back, item
+// by item, as kyaml's output does or as the item was read.
+func sameCopied(t testing.TB, f fnrun.Function, in []byte, configDir string, ref []byte, encodedErr error) {
+	t.Helper()
+	var copied bytes.Buffer
+	_, err := fnrun.RunResourceList(f, bytes.NewReader(in), &copied, configDir)
+	if fmt.Sprint(err) != fmt.Sprint(encodedErr) {
+		t.Fatalf("copy-through's error differs from the encoded run's\ncopied:  %v\nencoded: %v", err, encodedErr)
+	}
+	if err != nil {
+		return
+	}
+	if !rlio.SameItems(copied.Bytes(), ref, in) {
+		t.Fatalf("copy-through reads back differently\n--- copied ---\n%s\n--- kyaml ---\n%s\n--- input ---\n%s", copied.Bytes(), ref, in)
 	}
 }
 

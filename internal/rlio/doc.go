@@ -2,9 +2,11 @@
 // ResourceList bytes, for the runner (pkg/fnrun). It is the codec and
 // nothing else: it does not know what a function does.
 //
-// Its contract: the bytes written are the bytes kyaml's kio.ByteReadWriter
-// (KeepReaderAnnotations, as kyaml's framework runs functions) would write
-// for the same items, or the kyaml path itself is taken.
+// Its contract: an item the runner says is unchanged (List.Unchanged) is
+// written as the bytes it was read from, where those can be placed
+// (listspans.go); every other item is written as kyaml's
+// kio.ByteReadWriter (KeepReaderAnnotations, as kyaml's framework runs
+// functions) would write it, or the kyaml path itself is taken.
 //
 //   - Reading is kyaml's: kio.ByteReader decodes the whole input with
 //     yaml.v3. Nothing here guesses YAML structure from lines or bytes.

@@ -20,6 +20,9 @@ const KyamlEnv = "PATCHWORK_KYAML_IO"
 // the fast codec is tested and benchmarked against).
 type Codec struct {
 	Kyaml bool
+	// Encode writes every item encoded, none as the bytes it was read
+	// from: the fast writer alone, which the tests hold to kyaml's bytes.
+	Encode bool
 }
 
 // FromEnv is the codec the binaries use: the fast one, unless KyamlEnv is
@@ -37,11 +40,20 @@ type List struct {
 	Items            []*yaml.RNode
 	FunctionConfig   *yaml.RNode
 	Results          *yaml.RNode
+	// Unchanged, set by the runner, says an item is as it was read: such
+	// an item is written as the bytes it was read from where those can be
+	// placed (listspans.go). nil writes every item.
+	Unchanged func(*yaml.RNode) bool
+	// src is where the items were read from (the fast codec's reading of
+	// a ResourceList).
+	src *listSource
 }
 
 // Read decodes a ResourceList with kyaml's reader, as kio.ByteReadWriter
-// does. Both codecs read this way: there is one reader.
-func (Codec) Read(raw []byte) (*List, error) {
+// does. Both codecs read this way: there is one reader. The fast codec
+// also places each item in raw, for Write to copy those the function did
+// not change (List.Unchanged).
+func (c Codec) Read(raw []byte) (*List, error) {
 	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(raw), KeepReaderAnnotations: true}
 	items, err := rw.Read()
 	if err != nil {
@@ -52,8 +64,12 @@ func (Codec) Read(raw []byte) (*List, error) {
 			return nil, err
 		}
 	}
-	return &List{APIVersion: rw.WrappingAPIVersion, Kind: rw.WrappingKind,
-		Items: items, FunctionConfig: rw.FunctionConfig, Results: rw.Results}, nil
+	l := &List{APIVersion: rw.WrappingAPIVersion, Kind: rw.WrappingKind,
+		Items: items, FunctionConfig: rw.FunctionConfig, Results: rw.Results}
+	if !c.Kyaml && !c.Encode && l.Kind == kio.ResourceListKind {
+		l.src = placeItems(raw, items)
+	}
+	return l, nil
 }
 
 // checkOneDocument refuses a ResourceList that YAML reads as more than one

@@ -25,12 +25,13 @@ func (c Codec) Write(w io.Writer, l *List) error {
 	if err := clearEmptyAnnotations(l.Items); err != nil {
 		return err
 	}
+	copies := l.src.copies(l.Items, l.Unchanged)
 	bw := bufio.NewWriterSize(w, 64<<10)
 	tail := listTail(l)
 	if err := writeHead(bw, l); err != nil {
 		return err
 	}
-	if err := writeItems(bw, l.Items, len(tail) == 0); err != nil {
+	if err := writeItems(bw, l.Items, copies, len(tail) == 0); err != nil {
 		return err
 	}
 	if err := writeTail(bw, tail); err != nil {
@@ -115,9 +116,10 @@ func scalarNode(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, 
 // encoded bytes held at once.
 const itemsPerWorker = 256
 
-// writeItems writes the items on every core, in order. last says the items
-// end the output (nothing follows "items:").
-func writeItems(w io.Writer, items []*yaml.RNode, last bool) error {
+// writeItems writes the items on every core, in order: each as its text in
+// copies, or encoded where that is "". last says the items end the output
+// (nothing follows "items:").
+func writeItems(w io.Writer, items []*yaml.RNode, copies []string, last bool) error {
 	workers := runtime.GOMAXPROCS(0)
 	emitters := make([]itemEmitter, workers)
 	errs := make([]error, workers)
@@ -132,7 +134,7 @@ func writeItems(w io.Writer, items []*yaml.RNode, last bool) error {
 			wg.Add(1)
 			go func(lo, hi int) {
 				defer wg.Done()
-				*err = e.emitItems(items, lo, hi, last)
+				*err = e.emitItems(items, copies, lo, hi, last)
 			}(done+lo, done+hi)
 			k++
 		}
@@ -158,11 +160,18 @@ func writeItems(w io.Writer, items []*yaml.RNode, last bool) error {
 // per item pays for growing a fresh queue every time.
 const fallbackRun = 16
 
-// emitItems appends items[lo:hi] to e.out: by emitItem where it can, else
-// by yaml.v3.
-func (e *itemEmitter) emitItems(items []*yaml.RNode, lo, hi int, last bool) error {
+// emitItems appends items[lo:hi] to e.out: as their text in copies, else
+// by emitItem where it can, else by yaml.v3.
+func (e *itemEmitter) emitItems(items []*yaml.RNode, copies []string, lo, hi int, last bool) error {
 	q := fallbackQueue{seq: yaml.Node{Kind: yaml.SequenceNode}}
 	for i := lo; i < hi; i++ {
+		if copies[i] != "" {
+			if err := q.flush(&e.out, false); err != nil {
+				return err
+			}
+			e.out = append(e.out, copies[i]...)
+			continue
+		}
 		// the item ending the output is left to yaml.v3, which ends a
 		// stream with "..." after a block scalar keeping its line breaks
 		end := last && i == len(items)-1

@@ -243,9 +243,11 @@ func isKptKeyValueInput(config *yaml.RNode) bool {
 // items unmodified. err reports I/O or parse failures only, redacted as
 // results are.
 //
-// The bytes written are those kyaml's kio.ByteReadWriter (with
-// KeepReaderAnnotations) would write, for a fraction of its time and memory
-// (internal/rlio); with PATCHWORK_KYAML_IO=1 they are written by kyaml.
+// An item the function did not change is written as the bytes it was read
+// from, where rlio can place it; every other item as kyaml's
+// kio.ByteReadWriter (with KeepReaderAnnotations) would write it, for a
+// fraction of its time and memory (internal/rlio); with
+// PATCHWORK_KYAML_IO=1 the whole list is written by kyaml.
 func RunResourceList(f Function, in io.Reader, out io.Writer, configDir string) (Outcome, error) {
 	secrets := &redact.Set{}
 	o, err := runList(f, in, out, configDir, rlio.FromEnv(), secrets)
@@ -258,6 +260,15 @@ func RunResourceList(f Function, in io.Reader, out io.Writer, configDir string) 
 func RunResourceListKyaml(f Function, in io.Reader, out io.Writer, configDir string) (Outcome, error) {
 	secrets := &redact.Set{}
 	o, err := runList(f, in, out, configDir, rlio.Codec{Kyaml: true}, secrets)
+	return o, secrets.Error(err)
+}
+
+// RunResourceListEncoded is RunResourceList with every item encoded, none
+// copied as it was read: the fast writer, which the tests hold to kyaml's
+// bytes.
+func RunResourceListEncoded(f Function, in io.Reader, out io.Writer, configDir string) (Outcome, error) {
+	secrets := &redact.Set{}
+	o, err := runList(f, in, out, configDir, rlio.Codec{Encode: true}, secrets)
 	return o, secrets.Error(err)
 }
 
@@ -278,6 +289,7 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 	}
 	req := &Request{Items: rl.Items, Config: rl.FunctionConfig, ConfigDir: configDir, secrets: secrets}
 	req.knowSecrets(rl.Items)
+	rl.Unchanged = unchangedSince(rl)
 	migration, err := codec.Migrate(rl.Items)
 	if err != nil {
 		return Outcome{}, err
@@ -299,7 +311,9 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 		if err != nil {
 			return outcome, err
 		}
-		rl.Items = orig.Items
+		orig.FunctionConfig, orig.Results = rl.FunctionConfig, rl.Results
+		orig.Unchanged = func(*yaml.RNode) bool { return true }
+		rl = orig
 	} else {
 		rl.Items = req.Items
 		if err := migration.Reconcile(rl.Items); err != nil {
@@ -337,4 +351,20 @@ var Identity = Function{
 	Name:  "identity",
 	Kinds: []string{"v1/ConfigMap"},
 	Run:   func(*Request) error { return nil },
+}
+
+// unchangedSince is the test of List.Unchanged for the items of rl as
+// they are now: the rule of standalone runs (the Fingerprint of what was
+// read against the item written), for the items rlio could place.
+func unchangedSince(rl *rlio.List) func(*yaml.RNode) bool {
+	prints := make(map[*yaml.Node]uint64, len(rl.Items))
+	for _, it := range rl.Items {
+		if rl.Placed(it) {
+			prints[it.YNode()] = Fingerprint(it)
+		}
+	}
+	return func(it *yaml.RNode) bool {
+		before, ok := prints[it.YNode()]
+		return ok && !Changed(before, it)
+	}
 }

@@ -107,6 +107,14 @@ func (w *dupWalker) into(seg dupSeg, v *yaml.Node) {
 // spelled differently but resolved alike by readers (true, True; 80,
 // 0x50; ~, null; 1, 1.0); then walks its values.
 func (w *dupWalker) mapping(c []*yaml.Node) {
+	w.keys(c)
+	for i := 0; i+1 < len(c); i += 2 {
+		w.into(dupSeg{key: c[i].Value, index: -1}, c[i+1])
+	}
+}
+
+// keys reports the keys of one map's content given twice.
+func (w *dupWalker) keys(c []*yaml.Node) {
 	if len(c)/2 <= smallMap {
 		w.samePairwise(c)
 	} else {
@@ -117,9 +125,19 @@ func (w *dupWalker) mapping(c []*yaml.Node) {
 			w.report(c[i], c[j])
 		}
 	})
-	for i := 0; i+1 < len(c); i += 2 {
-		w.into(dupSeg{key: c[i].Value, index: -1}, c[i+1])
-	}
+}
+
+// Checker tells whether one map gives a key twice, by Find's rule, for a
+// caller that walks the tree anyway (the runner checks every item while
+// taking it in, and calls Find only for an item where a map does). A
+// Checker is for one goroutine; its zero value is ready.
+type Checker struct{ w dupWalker }
+
+// Map reports whether the mapping node m gives a key twice.
+func (c *Checker) Map(m *yaml.Node) bool {
+	c.w.found = c.w.found[:0]
+	c.w.keys(m.Content)
+	return len(c.w.found) > 0
 }
 
 // samePairwise finds keys spelled alike by comparing each with those before.

@@ -45,11 +45,23 @@ func Contains(n *yaml.Node) bool { return anyKey(n, IsKey) }
 // which every reader (yaml.v3 included) takes for a << key again.
 func Untag(n *yaml.Node) {
 	anyKey(n, func(k *yaml.Node) bool {
-		if IsKey(k) && k.Tag != "" {
-			k.Tag = ""
-		}
+		untagKey(k)
 		return false // every key
 	})
+}
+
+// UntagMap is Untag for the keys of the mapping node m alone, not those of
+// the maps below it: for a caller that walks the tree anyway.
+func UntagMap(m *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		untagKey(m.Content[i])
+	}
+}
+
+func untagKey(k *yaml.Node) {
+	if IsKey(k) && k.Tag != "" {
+		k.Tag = ""
+	}
 }
 
 // anyKey calls f on the keys of every map in n, those of a map before the

@@ -23,7 +23,7 @@ func (r *Request) startBudget() error {
 	if err != nil {
 		return err
 	}
-	r.budget = budget.New(r.inputSize(), scale)
+	r.budget = budget.New(r.intake.size, scale)
 	return nil
 }
 

@@ -7,16 +7,18 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/dupkeys"
 )
 
-// checkDuplicateKeys refuses items, and a functionConfig, holding a map
-// that gives one key twice (package dupkeys says why): an error for each,
-// naming the resource, the map, the key and both lines.
-func checkDuplicateKeys(config *yaml.RNode, items []*yaml.RNode) error {
+// checkDuplicateKeys refuses the documents among docs (items, or the
+// functionConfig) that hold a map giving one key twice (package dupkeys
+// says why): an error for each, naming the resource, the map, the key and
+// both lines.
+func checkDuplicateKeys(config *yaml.RNode, docs []*yaml.RNode) error {
 	var rs framework.Results
-	for _, it := range items {
-		rs = appendDuplicates(rs, it, "")
-	}
-	if config != nil {
-		rs = appendDuplicates(rs, config, "functionConfig")
+	for _, d := range docs {
+		entry := ""
+		if d == config {
+			entry = "functionConfig"
+		}
+		rs = appendDuplicates(rs, d, entry)
 	}
 	if len(rs) > 0 {
 		return rs

@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/budget"
-	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/redact"
 	"github.com/patchwork-krm/patchwork/internal/rlio"
 )
@@ -42,6 +41,9 @@ type Request struct {
 	secrets *redact.Set
 	// budget is the run's work budget (budget.go).
 	budget *budget.Budget
+	// intake is what the runner learned from every node before the
+	// transform ran (intake.go).
+	intake *intake
 }
 
 // Files reads the files the config names, below ConfigDir (package
@@ -114,13 +116,11 @@ func (f Function) process(req *Request) Outcome {
 	if err := checkMetadata(req.Items); err != nil {
 		return fail(req.Results, err)
 	}
-	if err := checkDuplicateKeys(req.Config, req.Items); err != nil {
-		return fail(req.Results, err)
+	if req.intake == nil {
+		req.intake = takeIn(req.Config, req.Items, nil)
 	}
-	for _, it := range req.Items {
-		// yaml.v3 would write a merge key back as "!!merge <<" even in an
-		// item the function does not touch
-		inherit.Untag(it.YNode())
+	if err := checkDuplicateKeys(req.Config, req.intake.dups); err != nil {
+		return fail(req.Results, err)
 	}
 	tools := snapshotToolAnnotations(req.Items)
 	if err := req.startBudget(); err != nil {
@@ -289,7 +289,10 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 	}
 	req := &Request{Items: rl.Items, Config: rl.FunctionConfig, ConfigDir: configDir, secrets: secrets}
 	req.knowSecrets(rl.Items)
-	rl.Unchanged = unchangedSince(rl)
+	// before the annotations are migrated: an item migration changes is
+	// written anew
+	req.intake = takeIn(rl.FunctionConfig, rl.Items, rl.Placed)
+	rl.Unchanged = req.intake.unchanged
 	migration, err := codec.Migrate(rl.Items)
 	if err != nil {
 		return Outcome{}, err
@@ -351,20 +354,4 @@ var Identity = Function{
 	Name:  "identity",
 	Kinds: []string{"v1/ConfigMap"},
 	Run:   func(*Request) error { return nil },
-}
-
-// unchangedSince is the test of List.Unchanged for the items of rl as
-// they are now: the rule of standalone runs (the Fingerprint of what was
-// read against the item written), for the items rlio could place.
-func unchangedSince(rl *rlio.List) func(*yaml.RNode) bool {
-	prints := make(map[*yaml.Node]uint64, len(rl.Items))
-	for _, it := range rl.Items {
-		if rl.Placed(it) {
-			prints[it.YNode()] = Fingerprint(it)
-		}
-	}
-	return func(it *yaml.RNode) bool {
-		before, ok := prints[it.YNode()]
-		return ok && !Changed(before, it)
-	}
 }

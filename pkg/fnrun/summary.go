@@ -27,32 +27,53 @@ var fingerprintSeed = maphash.MakeSeed()
 // from those it selected and left as they were (a second run), without
 // copying them.
 func Fingerprint(n *yaml.RNode) uint64 {
-	var h maphash.Hash
-	h.SetSeed(fingerprintSeed)
+	var p printer
+	p.reset()
 	var walk func(*yaml.Node)
 	walk = func(n *yaml.Node) {
-		if n == nil {
-			h.WriteByte(0)
+		if !p.enter(n) {
 			return
 		}
-		h.WriteByte(byte(n.Kind))
-		h.WriteByte(byte(n.Style))
-		h.WriteString(n.Tag)
-		h.WriteByte(0)
-		h.WriteString(n.Value)
-		h.WriteByte(0)
-		h.WriteString(n.HeadComment)
-		h.WriteString(n.LineComment)
-		h.WriteString(n.FootComment)
-		h.WriteByte(byte(len(n.Content)))
 		for _, c := range n.Content {
 			walk(c)
 		}
-		h.WriteByte(1)
+		p.leave()
 	}
 	walk(n.YNode())
-	return h.Sum64()
+	return p.h.Sum64()
 }
+
+// printer hashes a tree in the order Fingerprint walks it, for Fingerprint
+// and for the runner's intake walk, which takes the items' fingerprints
+// on its way through them.
+type printer struct{ h maphash.Hash }
+
+func (p *printer) reset() {
+	p.h.SetSeed(fingerprintSeed)
+}
+
+// enter hashes n itself, before its children; false for a nil node, which
+// has none.
+func (p *printer) enter(n *yaml.Node) bool {
+	if n == nil {
+		p.h.WriteByte(0)
+		return false
+	}
+	p.h.WriteByte(byte(n.Kind))
+	p.h.WriteByte(byte(n.Style))
+	p.h.WriteString(n.Tag)
+	p.h.WriteByte(0)
+	p.h.WriteString(n.Value)
+	p.h.WriteByte(0)
+	p.h.WriteString(n.HeadComment)
+	p.h.WriteString(n.LineComment)
+	p.h.WriteString(n.FootComment)
+	p.h.WriteByte(byte(len(n.Content)))
+	return true
+}
+
+// leave closes a node entered, after its children.
+func (p *printer) leave() { p.h.WriteByte(1) }
 
 // Same reports whether two trees are the same in everything Fingerprint
 // hashes (kinds, tags, styles, values, comments): Changed for a caller

@@ -19,13 +19,16 @@ import (
 // free written items while the rest are written rather than scan them
 // again and again.
 func (c Codec) Write(w io.Writer, l *List) error {
-	if c.Kyaml || l.Kind != kio.ResourceListKind || commentPending(l) {
+	if c.Kyaml || l.Kind != kio.ResourceListKind {
 		return writeKyaml(w, l)
 	}
 	if err := clearEmptyAnnotations(l.Items); err != nil {
 		return err
 	}
 	copies := l.src.copies(l.Items, l.Unchanged)
+	if commentPending(l, copies) {
+		return writeKyaml(w, l)
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	tail := listTail(l)
 	if err := writeHead(bw, l); err != nil {
@@ -264,11 +267,18 @@ func encode(buf *bytes.Buffer, n *yaml.Node, end bool) error {
 // document (kyaml's writer) that comment lands on whatever comes next,
 // possibly the next item or the "results:" key; written in pieces it would
 // be lost. Such lists are written by kyaml.
-func commentPending(l *List) bool {
+func commentPending(l *List, copies []string) bool {
 	if l.FunctionConfig != nil && pendingAfter(l.FunctionConfig.YNode()) {
 		return true
 	}
-	return slices.ContainsFunc(l.Items, func(it *yaml.RNode) bool { return pendingAfter(it.YNode()) })
+	for k, it := range l.Items {
+		// an item copied as it was read carries its comments where they
+		// were; only one written anew can leave one pending
+		if copies[k] == "" && pendingAfter(it.YNode()) {
+			return true
+		}
+	}
+	return false
 }
 
 // pendingAfter reports whether a piece written on its own (an item, the

@@ -172,11 +172,15 @@ func (m *Matcher) Selector() Selector { return m.src }
 // kustomize's replacements and target-less patches match; group, version,
 // labels and annotations are the current ones.
 func (m *Matcher) Matches(r *Resource) bool {
-	return m.matchesGroupVersion(r) && m.matchesAnyID(r) && m.matchesMetadata(r)
+	// labels first: most selectors that have them name a kind too, and
+	// Index.Select hands over only that kind's items, which the labels tell
+	// apart
+	return m.matchesMetadata(r) && m.matchesGroupVersion(r) && m.matchesAnyID(r)
 }
 
 func (m *Matcher) matchesGroupVersion(r *Resource) bool {
-	return m.group.match(r.Group) && m.version.match(r.Version) && m.apiVersion.match(r.APIVersion())
+	return m.group.match(r.Group) && m.version.match(r.Version) &&
+		(m.apiVersion == nil || m.apiVersion.match(r.APIVersion()))
 }
 
 // matchesAnyID matches the current ID or an earlier one.

@@ -9,11 +9,16 @@ import (
 // (Go's default is 100) unless GOGC is set.
 //
 // A run holds every item's tree until it is written, so the live heap only
-// grows while reading, and the collector lets the heap reach twice its live
-// part before it collects again. At 50 it collects sooner: on the real
-// manifests of docs/performance.md a binary's peak is about 15% lower (124
-// against 144 MB) for about 15% more CPU.
-const GCPercent = 50
+// grows while reading, and each collection marks all of it again for
+// little garbage found: at 50, the target of earlier releases, the
+// collector was a fifth of a run's CPU on 30,000 generated items. At 200
+// it collects about a third as often: measured in one session
+// (docs/performance.md), 20 label-selected patches over 10,000
+// Deployments took 1.72 s of CPU instead of 2.06–2.15 with a peak of 500
+// MB instead of 415 (kyaml's identity pass: 4.4–5.8 s, 1,560–1,960 MB);
+// on the real corpus 0.32–0.35 s instead of 0.42–0.46, 162 MB instead of
+// 125 (kyaml's: 370–410 MB).
+const GCPercent = 200
 
 // TuneGC sets the collector's target for a function run, unless the user
 // chose one with GOGC, and returns what restores the previous one.

@@ -26,11 +26,11 @@ func TestTuneGC(t *testing.T) {
 		t.Errorf("restored target %d, want %d", got, before)
 	}
 
-	t.Setenv("GOGC", "200")
-	debug.SetGCPercent(200) // what the runtime read from GOGC at start
+	t.Setenv("GOGC", "75")
+	debug.SetGCPercent(75) // what the runtime read from GOGC at start
 	defer debug.SetGCPercent(before)
 	defer fnrun.TuneGC()()
-	if got := gcPercent(); got != 200 {
-		t.Errorf("with GOGC=200 the target is %d: the user's choice was overridden", got)
+	if got := gcPercent(); got != 75 {
+		t.Errorf("with GOGC=75 the target is %d: the user's choice was overridden", got)
 	}
 }

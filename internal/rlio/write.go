@@ -45,13 +45,43 @@ func (c Codec) Write(w io.Writer, l *List) error {
 
 // clearEmptyAnnotations is what kyaml's writer does to each item (on a
 // copy): an empty annotations map, then an empty metadata, is removed.
+// kyaml's function builds two pipelines per item; it is called only on
+// the items it might change or refuse.
 func clearEmptyAnnotations(items []*yaml.RNode) error {
 	for _, it := range items {
+		if !mayClear(it.YNode()) {
+			continue
+		}
 		if err := yaml.ClearEmptyAnnotations(it); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mayClear reports whether yaml.ClearEmptyAnnotations could change or
+// refuse the item n: it is no map of pairs, or a metadata key's value is
+// none, or an annotations key's value in a metadata map holds nothing
+// (kyaml's "empty" is no content, which a scalar has too).
+func mayClear(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode || len(n.Content)%2 != 0 {
+		return true
+	}
+	for i := 0; i < len(n.Content); i += 2 {
+		if n.Content[i].Value != yaml.MetadataField {
+			continue
+		}
+		m := n.Content[i+1]
+		if m.Kind != yaml.MappingNode || len(m.Content) == 0 || len(m.Content)%2 != 0 {
+			return true
+		}
+		for j := 0; j < len(m.Content); j += 2 {
+			if m.Content[j].Value == yaml.AnnotationsField && len(m.Content[j+1].Content) == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // writeHead writes what comes before the items: apiVersion, kind and the

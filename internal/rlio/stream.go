@@ -235,13 +235,15 @@ func documentStarts(raw []byte) ([]int, bool) {
 // lineStarts are the offsets at which the lines of raw start (after each
 // \n).
 func lineStarts(raw []byte) []int {
-	starts := []int{0}
-	for i, c := range raw {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, bytes.Count(raw, []byte{'\n'})+1)
+	for at := 0; ; {
+		i := bytes.IndexByte(raw[at:], '\n')
+		if i < 0 {
+			return starts
 		}
+		at += i + 1
+		starts = append(starts, at)
 	}
-	return starts
 }
 
 // hasOtherLineBreaks reports whether raw holds a line break yaml.v3

@@ -102,7 +102,9 @@ type Outcome struct {
 // the transform registered (Request.Secret) appear in no message, identity
 // or field of a result (package redact).
 func (f Function) Process(req *Request) Outcome {
-	req.knowSecrets(req.Items)
+	if req.intake == nil {
+		req.intake = takeIn(req.Config, req.Items, nil, req.secretSet())
+	}
 	o := f.process(req)
 	req.knowSecrets(req.Items)
 	o.Results = req.secrets.Results(o.Results)
@@ -115,9 +117,6 @@ func (f Function) process(req *Request) Outcome {
 	}
 	if err := checkMetadata(req.Items); err != nil {
 		return fail(req.Results, err)
-	}
-	if req.intake == nil {
-		req.intake = takeIn(req.Config, req.Items, nil)
 	}
 	if err := checkDuplicateKeys(req.Config, req.intake.dups); err != nil {
 		return fail(req.Results, err)
@@ -288,10 +287,9 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 		return Outcome{}, fmt.Errorf("the input is not a ResourceList (kind: ResourceList, with items and functionConfig), as kpt and kustomize send; to run on plain resource files, give the config first: %s CONFIG [FILE...]", f.Name)
 	}
 	req := &Request{Items: rl.Items, Config: rl.FunctionConfig, ConfigDir: configDir, secrets: secrets}
-	req.knowSecrets(rl.Items)
 	// before the annotations are migrated: an item migration changes is
 	// written anew
-	req.intake = takeIn(rl.FunctionConfig, rl.Items, rl.Placed)
+	req.intake = takeIn(rl.FunctionConfig, rl.Items, rl.Placed, req.secretSet())
 	rl.Unchanged = req.intake.unchanged
 	migration, err := codec.Migrate(rl.Items)
 	if err != nil {

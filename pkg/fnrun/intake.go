@@ -6,10 +6,12 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/dupkeys"
 	"github.com/patchwork-krm/patchwork/internal/inherit"
+	"github.com/patchwork-krm/patchwork/internal/redact"
 )
 
 // intake is what the runner learns from every node of the items and the
-// config before the transform runs: the documents giving a key twice
+// config before the transform runs (and registers the Secrets' values on
+// the way): the documents giving a key twice
 // (package dupkeys), the input's size (the run's work budget is scaled to
 // it) and, in ResourceList mode, each item's Fingerprint (what was not
 // changed is written as it was read); on the way, the tag yaml.v3 puts on
@@ -27,10 +29,13 @@ type intake struct {
 }
 
 // takeIn walks items, then config (nil for none), once; print tells
-// which items' fingerprints to keep (nil for none).
-func takeIn(config *yaml.RNode, items []*yaml.RNode, print func(*yaml.RNode) bool) *intake {
+// which items' fingerprints to keep (nil for none). The values of the
+// Secrets among the items are registered in secrets (knowResource) item by
+// item, while each is at hand.
+func takeIn(config *yaml.RNode, items []*yaml.RNode, print func(*yaml.RNode) bool, secrets *redact.Set) *intake {
 	w := intakeWalk{in: &intake{prints: map[*yaml.Node]uint64{}}}
 	for _, it := range items {
+		knowResource(secrets, it.YNode(), 0)
 		w.document(it, print != nil && print(it))
 	}
 	if config != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/patchwork-krm/patchwork/internal/budget"
 	"github.com/patchwork-krm/patchwork/internal/dupkeys"
 	"github.com/patchwork-krm/patchwork/internal/inherit"
+	"github.com/patchwork-krm/patchwork/internal/redact"
 )
 
 // intakeDocs are documents for the intake walk: plain, with << keys and
@@ -34,7 +35,7 @@ func TestIntakeAsTheWalksItReplaced(t *testing.T) {
 		separate = append(separate, yaml.MustParse(d))
 	}
 	config := yaml.MustParse("kind: Test\nkind: Test\n")
-	in := takeIn(config, items, func(*yaml.RNode) bool { return true })
+	in := takeIn(config, items, func(*yaml.RNode) bool { return true }, &redact.Set{})
 
 	var roots []*yaml.Node
 	var dups []*yaml.RNode

@@ -279,7 +279,9 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 	if err != nil {
 		return Outcome{}, fmt.Errorf("reading ResourceList: %w", err)
 	}
+	read := pauseGC()
 	rl, err := codec.Read(raw)
+	read()
 	if err != nil {
 		return Outcome{}, fmt.Errorf("reading ResourceList: %w", err)
 	}

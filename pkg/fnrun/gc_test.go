@@ -1,10 +1,8 @@
-package fnrun_test
+package fnrun
 
 import (
 	"runtime/debug"
 	"testing"
-
-	"github.com/patchwork-krm/patchwork/pkg/fnrun"
 )
 
 // gcPercent reads the collector's target without changing it.
@@ -17,9 +15,9 @@ func gcPercent() int {
 func TestTuneGC(t *testing.T) {
 	before := gcPercent()
 	t.Setenv("GOGC", "")
-	restore := fnrun.TuneGC()
-	if got := gcPercent(); got != fnrun.GCPercent {
-		t.Errorf("with GOGC unset the target is %d, want %d", got, fnrun.GCPercent)
+	restore := TuneGC()
+	if got := gcPercent(); got != GCPercent {
+		t.Errorf("with GOGC unset the target is %d, want %d", got, GCPercent)
 	}
 	restore()
 	if got := gcPercent(); got != before {
@@ -29,8 +27,28 @@ func TestTuneGC(t *testing.T) {
 	t.Setenv("GOGC", "75")
 	debug.SetGCPercent(75) // what the runtime read from GOGC at start
 	defer debug.SetGCPercent(before)
-	defer fnrun.TuneGC()()
+	defer TuneGC()()
 	if got := gcPercent(); got != 75 {
 		t.Errorf("with GOGC=75 the target is %d: the user's choice was overridden", got)
+	}
+}
+
+// The collector is paused while a list is read, then set back; a target
+// the user chose with GOGC is left alone.
+func TestPauseGC(t *testing.T) {
+	before := gcPercent()
+	t.Setenv("GOGC", "")
+	resume := pauseGC()
+	if got := gcPercent(); got != -1 {
+		t.Errorf("while reading the target is %d, want -1 (off)", got)
+	}
+	resume()
+	if got := gcPercent(); got != before {
+		t.Errorf("after reading the target is %d, want %d", got, before)
+	}
+	t.Setenv("GOGC", "75")
+	defer pauseGC()()
+	if got := gcPercent(); got != before {
+		t.Errorf("with GOGC set the target is %d while reading: the user's choice was overridden", got)
 	}
 }

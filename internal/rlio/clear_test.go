@@ -33,7 +33,7 @@ func FuzzClearEmptyAnnotations(f *testing.F) {
 			return
 		}
 		theirs := ours.Copy()
-		errOurs := clearEmptyAnnotations([]*yaml.RNode{ours})
+		errOurs := clearEmptyAnnotations(ours)
 		errTheirs := yaml.ClearEmptyAnnotations(theirs)
 		if (errOurs == nil) != (errTheirs == nil) {
 			t.Fatalf("%q: error %v, kyaml's %v", s, errOurs, errTheirs)

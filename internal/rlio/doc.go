@@ -19,7 +19,7 @@
 //     or else by yaml.v3, up to sixteen refused items to an encoder, as a
 //     block sequence, which yaml.v3 emits exactly as the same entries inside
 //     the whole list. Where that is not so (a comment yaml.v3 keeps pending
-//     for whatever it writes next, see commentPending), the whole list goes
+//     for whatever it writes next, see pendingAfter), the whole list goes
 //     to kyaml's writer.
 //   - kpt's path/index/id annotations are kept in the format they came in,
 //     as kyaml's framework does with kio.PreprocessResourcesForInternalAnnotationMigration

@@ -279,16 +279,30 @@ func shiftLeft(text string, indent int) (string, bool) {
 // each holding the next one's head comment is copied whole, in the
 // source's order, or not at all); "" where it is to be encoded.
 func (s *listSource) copies(items []*yaml.RNode, unchanged func(*yaml.RNode) bool) []string {
-	out := make([]string, len(items))
-	if s == nil || unchanged == nil {
-		return out
-	}
-	at := make([]int, len(items)) // source index, -1 for an item not placed or changed
+	at := make([]int, len(items))
 	for k, it := range items {
-		at[k] = -1
-		if sp, placed := s.span[it.YNode()]; placed && unchanged(it) {
-			at[k] = sp.index
-		}
+		at[k] = s.at(it, unchanged)
+	}
+	return s.copiesAt(items, at)
+}
+
+// at is the index in the source of an item placed there and unchanged,
+// -1 for one not placed or changed.
+func (s *listSource) at(it *yaml.RNode, unchanged func(*yaml.RNode) bool) int {
+	if s == nil || unchanged == nil {
+		return -1
+	}
+	if sp, placed := s.span[it.YNode()]; placed && unchanged(it) {
+		return sp.index
+	}
+	return -1
+}
+
+// copiesAt is copies, given each item's at.
+func (s *listSource) copiesAt(items []*yaml.RNode, at []int) []string {
+	out := make([]string, len(items))
+	if s == nil {
+		return out
 	}
 	for lo := 0; lo < len(items); {
 		hi := lo + 1

@@ -22,11 +22,11 @@ func (c Codec) Write(w io.Writer, l *List) error {
 	if c.Kyaml || l.Kind != kio.ResourceListKind {
 		return writeKyaml(w, l)
 	}
-	if err := clearEmptyAnnotations(l.Items); err != nil {
+	copies, pending, err := l.prepare()
+	if err != nil {
 		return err
 	}
-	copies := l.src.copies(l.Items, l.Unchanged)
-	if commentPending(l, copies) {
+	if pending {
 		return writeKyaml(w, l)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -43,20 +43,39 @@ func (c Codec) Write(w io.Writer, l *List) error {
 	return bw.Flush()
 }
 
+// prepare readies the items for writing, in one pass through them (on
+// thirty thousand items each pass is a trip through a few hundred
+// megabytes): kyaml's writer's clearing of empty annotations, which items
+// are copied as they were read (listSource.copies) and whether a comment
+// is left pending (pendingAfter).
+func (l *List) prepare() (copies []string, pending bool, err error) {
+	pending = l.FunctionConfig != nil && pendingAfter(l.FunctionConfig.YNode())
+	at := make([]int, len(l.Items))
+	for k, it := range l.Items {
+		if err := clearEmptyAnnotations(it); err != nil {
+			return nil, false, err
+		}
+		at[k] = l.src.at(it, l.Unchanged)
+		// an item copied as it was read carries its comments where they
+		// were; only one written anew can leave one pending
+		pending = pending || at[k] < 0 && pendingAfter(it.YNode())
+	}
+	copies = l.src.copiesAt(l.Items, at)
+	for k, it := range l.Items {
+		pending = pending || at[k] >= 0 && copies[k] == "" && pendingAfter(it.YNode())
+	}
+	return copies, pending, nil
+}
+
 // clearEmptyAnnotations is what kyaml's writer does to each item (on a
 // copy): an empty annotations map, then an empty metadata, is removed.
 // kyaml's function builds two pipelines per item; it is called only on
 // the items it might change or refuse.
-func clearEmptyAnnotations(items []*yaml.RNode) error {
-	for _, it := range items {
-		if !mayClear(it.YNode()) {
-			continue
-		}
-		if err := yaml.ClearEmptyAnnotations(it); err != nil {
-			return err
-		}
+func clearEmptyAnnotations(it *yaml.RNode) error {
+	if !mayClear(it.YNode()) {
+		return nil
 	}
-	return nil
+	return yaml.ClearEmptyAnnotations(it)
 }
 
 // mayClear reports whether yaml.ClearEmptyAnnotations could change or
@@ -289,31 +308,18 @@ func encode(buf *bytes.Buffer, n *yaml.Node, end bool) error {
 	return nil
 }
 
-// commentPending reports whether the list holds a comment yaml.v3's emitter
-// does not write where it reads it but keeps for a later node (the line
-// comment of a block collection or of a key, the head comment of a mapping
-// value), or a foot comment of an item or of the functionConfig, after
-// which it writes a blank line before the next thing at column 0. In one
-// document (kyaml's writer) that comment lands on whatever comes next,
-// possibly the next item or the "results:" key; written in pieces it would
-// be lost. Such lists are written by kyaml.
-func commentPending(l *List, copies []string) bool {
-	if l.FunctionConfig != nil && pendingAfter(l.FunctionConfig.YNode()) {
-		return true
-	}
-	for k, it := range l.Items {
-		// an item copied as it was read carries its comments where they
-		// were; only one written anew can leave one pending
-		if copies[k] == "" && pendingAfter(it.YNode()) {
-			return true
-		}
-	}
-	return false
-}
-
 // pendingAfter reports whether a piece written on its own (an item, the
 // functionConfig) leaves a comment for what is written after it: one
 // pending inside it, or its own foot comment.
+//
+// A comment pending is one yaml.v3's emitter does not write where it
+// reads it but keeps for a later node (the line comment of a block
+// collection or of a key, the head comment of a mapping value), or a foot
+// comment of an item or of the functionConfig, after which it writes a
+// blank line before the next thing at column 0. In one document (kyaml's
+// writer) that comment lands on whatever comes next, possibly the next
+// item or the "results:" key; written in pieces it would be lost. A list
+// where an item written anew leaves one is written by kyaml (List.prepare).
 func pendingAfter(n *yaml.Node) bool {
 	return pending(n) || n.FootComment != ""
 }

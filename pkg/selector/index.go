@@ -157,7 +157,10 @@ type Index struct {
 	resources []Resource
 	removed   []bool
 	byKind    map[string][]int
-	config    *Resource // the function's config, guarded wherever it appears
+	// byLabel lists the items having each label with each value
+	// (labelKey), built when a selector first asks (labelled).
+	byLabel map[string][]int
+	config  *Resource // the function's config, guarded wherever it appears
 }
 
 // NewIndex indexes items. The index refers to the slice it is given.
@@ -217,8 +220,9 @@ func (ix *Index) Resource(i int) *Resource { return &ix.resources[i] }
 
 // Refresh re-reads item i's metadata after a transform changed it.
 func (ix *Index) Refresh(i int) {
-	old := kinds(&ix.resources[i])
+	old, oldLabels := kinds(&ix.resources[i]), ix.resources[i].Labels
 	ix.resources[i] = ix.describe(i)
+	ix.relabel(i, oldLabels)
 	now := kinds(&ix.resources[i])
 	for _, k := range old {
 		if !slices.Contains(now, k) {
@@ -249,20 +253,63 @@ func (ix *Index) Items() []*yaml.RNode {
 	return out
 }
 
-// candidates returns the items a matcher needs to look at, in order.
-func (ix *Index) candidates(m *Matcher) []int {
-	if k, ok := m.literalKind(); ok {
-		return ix.byKind[k]
+// candidates returns, in order, the items a matcher needs to look at:
+// those of the kind it names, or those having a label it asks for with
+// the value it asks (whichever are fewer); false when it names neither
+// and every item must be looked at.
+func (ix *Index) candidates(m *Matcher) ([]int, bool) {
+	kind, byKind := m.literalKind()
+	if k, v, ok := m.labelEquals(); ok {
+		if l := ix.labelled(k, v); !byKind || len(l) < len(ix.byKind[kind]) {
+			return l, true
+		}
 	}
-	return nil
+	if byKind {
+		return ix.byKind[kind], true
+	}
+	return nil, false
 }
 
-// union merges the candidates of several matchers, in item order.
-func (ix *Index) union(ms []*Matcher) []int {
+// labelKey is the key of byLabel for the label k with the value v.
+func labelKey(k, v string) string { return k + "\x00" + v }
+
+// labelled lists the items having the label k with the value v, in order.
+func (ix *Index) labelled(k, v string) []int {
+	if ix.byLabel == nil {
+		ix.byLabel = map[string][]int{}
+		for i := range ix.resources {
+			for k, v := range ix.resources[i].Labels {
+				ix.byLabel[labelKey(k, v)] = append(ix.byLabel[labelKey(k, v)], i)
+			}
+		}
+	}
+	return ix.byLabel[labelKey(k, v)]
+}
+
+// relabel keeps byLabel in step with item i's labels, which were old.
+func (ix *Index) relabel(i int, old map[string]string) {
+	if ix.byLabel == nil {
+		return
+	}
+	now := ix.resources[i].Labels
+	for k, v := range old {
+		if w, ok := now[k]; !ok || w != v {
+			ix.byLabel[labelKey(k, v)] = without(ix.byLabel[labelKey(k, v)], i)
+		}
+	}
+	for k, v := range now {
+		if w, ok := old[k]; !ok || w != v {
+			ix.byLabel[labelKey(k, v)] = insertSorted(ix.byLabel[labelKey(k, v)], i)
+		}
+	}
+}
+
+// union merges lists of items in order into one, in order.
+func union(lists [][]int) []int {
 	seen := map[int]bool{}
 	var all []int
-	for _, m := range ms {
-		for _, i := range ix.candidates(m) {
+	for _, l := range lists {
+		for _, i := range l {
 			if !seen[i] {
 				seen[i] = true
 				all = append(all, i)

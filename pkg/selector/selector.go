@@ -8,6 +8,7 @@ import (
 
 	"github.com/patchwork-krm/patchwork/internal/suggest"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
 
 	"github.com/patchwork-krm/patchwork/internal/budget"
 )
@@ -251,6 +252,24 @@ func (m *Matcher) names(r *Resource) bool {
 // literalKind returns the kind when the selector names exactly one, so an
 // index can look at that kind's resources only.
 func (m *Matcher) literalKind() (string, bool) { return m.kind.literalValue() }
+
+// labelEquals is a label the label selector requires with one value
+// (app=api, app==api, app in (api)); false when it requires none.
+func (m *Matcher) labelEquals() (key, value string, ok bool) {
+	if m.labels == nil {
+		return "", "", false
+	}
+	reqs, _ := m.labels.Requirements()
+	for _, r := range reqs {
+		switch r.Operator() {
+		case selection.Equals, selection.DoubleEquals, selection.In:
+			if vs := r.ValuesUnsorted(); len(vs) == 1 {
+				return r.Key(), vs[0], true
+			}
+		}
+	}
+	return "", "", false
+}
 
 // globNote is the hint for a name pattern that looks like a shell glob, or "".
 func globNote(name string) string {

@@ -118,21 +118,24 @@ func (sm *SetMatcher) Select(ix *Index) []int {
 	return out
 }
 
-// candidates merges the per-kind lists when every target names a literal
-// kind; otherwise every item must be looked at.
+// candidates merges the lists of items each target needs to look at
+// (Index.candidates); false when a target needs every item looked at.
 func (sm *SetMatcher) candidates(ix *Index) ([]int, bool) {
-	for _, m := range sm.targets {
-		if _, ok := m.literalKind(); !ok {
+	if len(sm.targets) == 0 {
+		return nil, false
+	}
+	lists := make([][]int, len(sm.targets))
+	for k, m := range sm.targets {
+		l, ok := ix.candidates(m)
+		if !ok {
 			return nil, false
 		}
+		lists[k] = l
 	}
-	switch len(sm.targets) {
-	case 0:
-		return nil, false
-	case 1:
-		return ix.candidates(sm.targets[0]), true
+	if len(lists) == 1 {
+		return lists[0], true
 	}
-	return ix.union(sm.targets), true
+	return union(lists), true
 }
 
 // NoMatch explains, for a warning, that the set selected nothing; when a

@@ -22,7 +22,6 @@ import (
 // ResourceList on stdin (kpt, kustomize); with a config file it runs
 // standalone on resource files (or stdin) and prints the resources.
 func Main(f Function) {
-	TuneGC()
 	os.Exit(Command(f, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

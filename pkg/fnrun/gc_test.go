@@ -12,27 +12,6 @@ func gcPercent() int {
 	return p
 }
 
-func TestTuneGC(t *testing.T) {
-	before := gcPercent()
-	t.Setenv("GOGC", "")
-	restore := TuneGC()
-	if got := gcPercent(); got != GCPercent {
-		t.Errorf("with GOGC unset the target is %d, want %d", got, GCPercent)
-	}
-	restore()
-	if got := gcPercent(); got != before {
-		t.Errorf("restored target %d, want %d", got, before)
-	}
-
-	t.Setenv("GOGC", "75")
-	debug.SetGCPercent(75) // what the runtime read from GOGC at start
-	defer debug.SetGCPercent(before)
-	defer TuneGC()()
-	if got := gcPercent(); got != 75 {
-		t.Errorf("with GOGC=75 the target is %d: the user's choice was overridden", got)
-	}
-}
-
 // The collector is paused while a list is read, then set back; a target
 // the user chose with GOGC is left alone.
 func TestPauseGC(t *testing.T) {

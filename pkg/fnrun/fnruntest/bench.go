@@ -24,9 +24,8 @@ import (
 //	identity        the same through the runner's own reader and writer
 //	<f.Name>        the function, through the runner
 //
-// The last two run with the garbage collector set as our binaries set it
-// (fnrun.TuneGC); the kyaml pass with Go's default, as kyaml-based
-// functions run.
+// All three run with Go's default collector, as the binaries do; the last
+// two pause it while the list is read, as the runner always does.
 //
 // The ratios between them are the figures that hold on a noisy machine. CPU
 // time is reported beside wall time (cpu-ns/op), since on a shared machine
@@ -47,9 +46,9 @@ func BesideIdentity(b *testing.B, f fnrun.Function, in []byte) {
 	identity := fnrun.Identity
 	identity.Kinds = f.Kinds // accept f's config, change nothing
 	for _, p := range []benchPass{
-		{"identity-kyaml", identity, fnrun.RunBytesKyaml, false},
-		{"identity", identity, fnrun.RunBytes, true},
-		{f.Name, f, fnrun.RunBytes, true},
+		{"identity-kyaml", identity, fnrun.RunBytesKyaml},
+		{"identity", identity, fnrun.RunBytes},
+		{f.Name, f, fnrun.RunBytes},
 	} {
 		b.Run(p.name, func(b *testing.B) { p.bench(b, in) })
 	}
@@ -59,7 +58,7 @@ func BesideIdentity(b *testing.B, f fnrun.Function, in []byte) {
 // without the identity passes: for comparing configs of one function (what
 // an option costs) within one run.
 func Alone(b *testing.B, f fnrun.Function, in []byte) {
-	benchPass{f.Name, f, fnrun.RunBytes, true}.bench(b, in)
+	benchPass{f.Name, f, fnrun.RunBytes}.bench(b, in)
 }
 
 // CorpusChecks benchmarks f on the corpus (CorpusList, 20 copies) with
@@ -83,18 +82,12 @@ type benchPass struct {
 	name string
 	fn   fnrun.Function
 	run  func(fnrun.Function, []byte) ([]byte, fnrun.Outcome, error)
-	// asBinary: run with the collector set as our binaries set it
-	// (fnrun.TuneGC); the kyaml pass runs as kyaml-based functions do
-	asBinary bool
 }
 
 // bench runs the pass b.N times on in, reporting CPU time and the peak
 // resident memory of one run; in peakRSS's child, it runs once and
 // reports that run's peak to the parent.
 func (p benchPass) bench(b *testing.B, in []byte) {
-	if p.asBinary {
-		defer fnrun.TuneGC()()
-	}
 	if os.Getenv(childEnv) != "" {
 		resetPeak()
 		p.once(b, in)

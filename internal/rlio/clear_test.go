@@ -7,13 +7,17 @@ import (
 )
 
 // FuzzClearEmptyAnnotations: clearEmptyAnnotations, which calls kyaml's
-// yaml.ClearEmptyAnnotations only where mayClear says it might act, leaves
+// yaml.ClearEmptyAnnotations only where mayClear says it might act, and
+// clears the annotations the migration emptied itself (clearEmptyMap), leaves
 // every item as kyaml's function on every item leaves it, and fails where
 // it fails.
 func FuzzClearEmptyAnnotations(f *testing.F) {
 	for _, s := range []string{
 		"kind: A\nmetadata:\n  name: a\n  annotations: {}\n",
 		"kind: A\nmetadata: {}\n",
+		"kind: A\nmetadata: {annotations: {}}\nspec: {}\n",
+		"kind: A\nmetadata:\n  annotations: {} # emptied\n  name: a\n",
+		"kind: A\nmetadata:\n  annotations: &e {}\n  labels: *e\n",
 		"kind: A\nmetadata:\n  annotations:\n",
 		"kind: A\nmetadata:\n  annotations: x\n  labels: {a: b}\n",
 		"kind: A\nmetadata: x\n",

@@ -72,10 +72,51 @@ func (l *List) prepare() (copies []string, pending bool, err error) {
 // kyaml's function builds two pipelines per item; it is called only on
 // the items it might change or refuse.
 func clearEmptyAnnotations(it *yaml.RNode) error {
-	if !mayClear(it.YNode()) {
+	if !mayClear(it.YNode()) || clearEmptyMap(it.YNode()) {
 		return nil
 	}
 	return yaml.ClearEmptyAnnotations(it)
+}
+
+// clearEmptyMap is kyaml's ClearEmptyAnnotations for the item it is
+// called on most, one whose annotations the migration emptied
+// (internal.config.kubernetes.io/annotations-migration-resource-id was
+// all it had): its one metadata map's one annotations key holds an empty
+// map, which goes, and metadata with it if nothing else is left. false,
+// and nothing changed, for any other item.
+func clearEmptyMap(n *yaml.Node) bool {
+	meta, ok := onlyKey(n, yaml.MetadataField)
+	if !ok || n.Content[meta+1].Kind != yaml.MappingNode {
+		return false
+	}
+	m := n.Content[meta+1]
+	annos, ok := onlyKey(m, yaml.AnnotationsField)
+	if !ok || m.Content[annos+1].Kind != yaml.MappingNode || len(m.Content[annos+1].Content) != 0 {
+		return false
+	}
+	m.Content = slices.Delete(m.Content, annos, annos+2)
+	if len(m.Content) == 0 {
+		n.Content = slices.Delete(n.Content, meta, meta+2)
+	}
+	return true
+}
+
+// onlyKey is the index of key among the keys of the map n, when n is a map
+// of pairs giving it once; false otherwise.
+func onlyKey(n *yaml.Node, key string) (int, bool) {
+	at := -1
+	if n.Kind != yaml.MappingNode || len(n.Content)%2 != 0 {
+		return at, false
+	}
+	for i := 0; i < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			if at >= 0 {
+				return -1, false
+			}
+			at = i
+		}
+	}
+	return at, at >= 0
 }
 
 // mayClear reports whether yaml.ClearEmptyAnnotations could change or

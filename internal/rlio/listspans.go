@@ -273,19 +273,6 @@ func shiftLeft(text string, indent int) (string, bool) {
 	return b.String(), true
 }
 
-// copies is, for each item of the output, the text it is written as: its
-// span where it is placed, unchanged says the function left it as read,
-// and the head comments around it are written once (a chain of items
-// each holding the next one's head comment is copied whole, in the
-// source's order, or not at all); "" where it is to be encoded.
-func (s *listSource) copies(items []*yaml.RNode, unchanged func(*yaml.RNode) bool) []string {
-	at := make([]int, len(items))
-	for k, it := range items {
-		at[k] = s.at(it, unchanged)
-	}
-	return s.copiesAt(items, at)
-}
-
 // at is the index in the source of an item placed there and unchanged,
 // -1 for one not placed or changed.
 func (s *listSource) at(it *yaml.RNode, unchanged func(*yaml.RNode) bool) int {
@@ -298,7 +285,11 @@ func (s *listSource) at(it *yaml.RNode, unchanged func(*yaml.RNode) bool) int {
 	return -1
 }
 
-// copiesAt is copies, given each item's at.
+// copiesAt is, for each item of the output, the text it is written as,
+// given each item's at: its span where it is placed and unchanged, and the
+// head comments around it are written once (a chain of items each holding
+// the next one's head comment is copied whole, in the source's order, or
+// not at all); "" where it is to be encoded.
 func (s *listSource) copiesAt(items []*yaml.RNode, at []int) []string {
 	out := make([]string, len(items))
 	if s == nil {

@@ -213,3 +213,12 @@ func ExampleCodec_Write_copyThrough() {
 	// - kind: ConfigMap
 	//   metadata: {name: b, labels: {changed: 'yes'}}
 }
+
+// copies is copiesAt for items whose unchanged test is given.
+func (s *listSource) copies(items []*yaml.RNode, unchanged func(*yaml.RNode) bool) []string {
+	at := make([]int, len(items))
+	for k, it := range items {
+		at[k] = s.at(it, unchanged)
+	}
+	return s.copiesAt(items, at)
+}

@@ -46,7 +46,7 @@ func (c Codec) Write(w io.Writer, l *List) error {
 // prepare readies the items for writing, in one pass through them (on
 // thirty thousand items each pass is a trip through a few hundred
 // megabytes): kyaml's writer's clearing of empty annotations, which items
-// are copied as they were read (listSource.copies) and whether a comment
+// are copied as they were read (listSource.copiesAt) and whether a comment
 // is left pending (pendingAfter).
 func (l *List) prepare() (copies []string, pending bool, err error) {
 	pending = l.FunctionConfig != nil && pendingAfter(l.FunctionConfig.YNode())

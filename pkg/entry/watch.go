@@ -234,15 +234,7 @@ func (s *Step) DoneAs(res *yaml.RNode) {
 		return
 	}
 	s.secret = s.secret || res.GetKind() == "Secret"
-	o := treediff.Options{Origin: s.before.Origin, Type: s.w.rules().Lookup(res.GetApiVersion(), res.GetKind())}
-	if s.w.Checks.Explain {
-		// validate checks nothing inside a document held in a string (no
-		// schema says what it holds): only explain needs the two texts
-		// read and compared, which was three fifths of the CPU of a
-		// structured-replacement run
-		o.Document = func(_, n *yaml.Node) (*schema.Type, bool) { t, ok := s.docs[n]; return t, ok }
-	}
-	changes, err := treediff.Diff(s.before.Root(), res.YNode(), o)
+	changes, err := treediff.Diff(s.before.Root(), res.YNode(), s.diffOptions(res))
 	if err != nil {
 		s.w.Req.Results = append(s.w.Req.Results, fnrun.Warningf(s.entry, res, "", "%v: what the entry changed is neither explained nor validated", err))
 		return
@@ -254,11 +246,25 @@ func (s *Step) DoneAs(res *yaml.RNode) {
 	}
 	if s.w.Checks.validating() {
 		r := s.w.rules().Rule(res.GetApiVersion(), res.GetKind())
-		if o.Document == nil {
+		if !s.w.Checks.Explain {
 			changes = s.outsideDocuments(changes)
 		}
 		for _, f := range validate.Changes(r, res.YNode(), changes, validate.Options{Secret: s.secret, SkipUnknown: s.skipUnknown}) {
 			s.w.report(s.entry, res, f)
 		}
 	}
+}
+
+// diffOptions is how the step compares res with its copy: list elements
+// aligned by res's schema, and, for explain, the strings the entry edited
+// as documents compared inside. Validate checks nothing inside a document
+// held in a string (no schema says what it holds), so only explain needs
+// the two texts read and compared, which was three fifths of the CPU of a
+// structured-replacement run.
+func (s *Step) diffOptions(res *yaml.RNode) treediff.Options {
+	o := treediff.Options{Origin: s.before.Origin, Type: s.w.rules().Lookup(res.GetApiVersion(), res.GetKind())}
+	if s.w.Checks.Explain {
+		o.Document = func(_, n *yaml.Node) (*schema.Type, bool) { t, ok := s.docs[n]; return t, ok }
+	}
+	return o
 }

@@ -82,41 +82,19 @@ func clearEmptyAnnotations(it *yaml.RNode) error {
 // called on most, one whose annotations the migration emptied
 // (internal.config.kubernetes.io/annotations-migration-resource-id was
 // all it had): its one metadata map's one annotations key holds an empty
-// map, which goes, and metadata with it if nothing else is left. false,
-// and nothing changed, for any other item.
+// map (plainAnnotations), which goes, and metadata with it if nothing else
+// is left. false, and nothing changed, for any other item.
 func clearEmptyMap(n *yaml.Node) bool {
-	meta, ok := onlyKey(n, yaml.MetadataField)
-	if !ok || n.Content[meta+1].Kind != yaml.MappingNode {
+	annos, ok := plainAnnotations(n)
+	if !ok || annos == nil || len(annos.Content) != 0 {
 		return false
 	}
-	m := n.Content[meta+1]
-	annos, ok := onlyKey(m, yaml.AnnotationsField)
-	if !ok || m.Content[annos+1].Kind != yaml.MappingNode || len(m.Content[annos+1].Content) != 0 {
-		return false
-	}
-	m.Content = slices.Delete(m.Content, annos, annos+2)
-	if len(m.Content) == 0 {
-		n.Content = slices.Delete(n.Content, meta, meta+2)
+	meta := fieldValue(n, yaml.MetadataField)
+	removeField(meta, yaml.AnnotationsField)
+	if len(meta.Content) == 0 {
+		removeField(n, yaml.MetadataField)
 	}
 	return true
-}
-
-// onlyKey is the index of key among the keys of the map n, when n is a map
-// of pairs giving it once; false otherwise.
-func onlyKey(n *yaml.Node, key string) (int, bool) {
-	at := -1
-	if n.Kind != yaml.MappingNode || len(n.Content)%2 != 0 {
-		return at, false
-	}
-	for i := 0; i < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			if at >= 0 {
-				return -1, false
-			}
-			at = i
-		}
-	}
-	return at, at >= 0
 }
 
 // mayClear reports whether yaml.ClearEmptyAnnotations could change or

@@ -24,8 +24,9 @@ import (
 //	identity        the same through the runner's own reader and writer
 //	<f.Name>        the function, through the runner
 //
-// All three run with Go's default collector, as the binaries do; the last
-// two pause it while the list is read, as the runner always does.
+// The yardstick runs with Go's collector untouched, as kyaml-based
+// functions do; the last two run with the runner's (fnrun's pauseGC: off
+// while reading, and after it below a memory limit), as the binaries do.
 //
 // The ratios between them are the figures that hold on a noisy machine. CPU
 // time is reported beside wall time (cpu-ns/op), since on a shared machine

@@ -281,11 +281,10 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 	}
 	// kyaml's path runs as kyaml-based functions do, with Go's collector
 	// untouched: it is the yardstick the benchmarks measure against
-	read, end := func() {}, func() {}
+	read := func() {}
 	if !codec.Kyaml {
-		read, end = pauseGC()
+		read = pauseGC()
 	}
-	defer end()
 	rl, err := codec.Read(raw)
 	read()
 	if err != nil {

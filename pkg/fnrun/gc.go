@@ -17,7 +17,7 @@ import (
 // make garbage as they go (structured-replacement, merge-values-generator)
 // a third more memory. Keeping it off after reading too, below a memory
 // limit of twice what the process then held, saved 10-15% of the CPU and
-// kept the garbage of reading and of the transform to the end: 10-23% more
+// kept the garbage of reading and of the transform to the end: 12-23% more
 // peak RSS, which took podspec-patch on the real corpus past half kyaml's
 // (docs/performance.md).
 func pauseGC() (resume func()) {

@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -258,6 +259,7 @@ func TestSetErrors(t *testing.T) {
 		{"field in a list", `{"a": [1]}`, "a.b", false, `the JSON array at line 1, column 7 is a list; "b" needs a map`},
 		{"into a number", `{"a": 1}`, "a.b", false, "cannot look for b in the JSON int at line 1, column 7, which holds \"1\""},
 		{"duplicate key", `{"a": 1, "a": 2}`, "a", false, `key "a" appears twice`},
+		{"duplicate key spelled otherwise", "a: {True: 1, true: 2}\n", "a.true", false, `spelled "True" too`},
 		{"alias", "x: &x {b: 1}\ny: *x\n", "y.b", false, "reaches the alias *x"},
 		{"create through wildcard", `{"a": {}}`, "a.b.*", true, "cannot create what * stands for"},
 		{"nested error names the holder", `{"s": "{\"a\": 1}"}`, "s.b", false, `no key "b" in the JSON object at line 1, column 1 of data.x.s (keys: "a")`},
@@ -273,6 +275,12 @@ func TestSetErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %q\nwant it to contain %q", err, tt.want)
+			}
+			// a key given twice, alone, is marked: callers refuse it even
+			// where they skip documents that lack what a path names
+			var e *Error
+			if !errors.As(err, &e) || e.Ambiguous != strings.HasPrefix(tt.name, "duplicate key") {
+				t.Errorf("error %q: Ambiguous not set as it should be (%+v)", err, e)
 			}
 		})
 	}

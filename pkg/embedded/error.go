@@ -23,7 +23,10 @@ import (
 //     name of the key holding it (….json) says it is (Options.Format
 //     overrides that);
 //   - GivenJSON is set when the text is valid YAML but not JSON, the
-//     format Options.Format gave.
+//     format Options.Format gave;
+//   - Ambiguous is set when a map in the text gives a key twice (or spells
+//     it two ways readers take for one key): which one an edit means
+//     cannot be told.
 //
 // Every layer of an edit reports its failures in this one type, which
 // lives with the lowest of them (locating).

@@ -124,9 +124,15 @@ func (a *applier) intoResource(c *compiled, i int, step *entry.Step) {
 		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret,
 			Apply: a.applySchema(), Budget: a.Req.Budget()})
 		var pe *embedpatch.Error
+		var ee *embedded.Error
 		switch {
 		case errors.As(err, &pe):
 			a.Errorf(c.name, res, where, "%s", pe.Msg)
+			continue
+		case errors.As(err, &ee) && ee.Ambiguous:
+			// the string holds the document: onNoMatch, which skips
+			// resources without it, does not skip this one
+			a.Errorf(c.name, res, where, "%s; remove one (readers disagree on which counts)", ee.Msg)
 			continue
 		case err != nil:
 			msg := err.Error()

@@ -20,6 +20,10 @@ type Error struct {
 	// GivenJSON is set when the text is valid YAML but not JSON, the
 	// format the caller gave (Options.Format).
 	GivenJSON bool
+	// Ambiguous is set when a map gives a key twice, or spells it two
+	// ways readers take for one key: the document is there, but which of
+	// the two an edit means cannot be told.
+	Ambiguous bool
 }
 
 // Error returns the message.

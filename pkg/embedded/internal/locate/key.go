@@ -15,7 +15,7 @@ import (
 func (d *Document) FindKey(n *span.Node, key string, seg int) (int, error) {
 	j, twice := d.Key(n, key)
 	if twice {
-		return 0, d.Errorf(seg, "key %q appears twice in the %s", key, d.Describe(n))
+		return 0, ambiguous(d.Errorf(seg, "key %q appears twice in the %s", key, d.Describe(n)))
 	}
 	if j < 0 || n.YAMLInfo == nil || n.Source == nil {
 		return j, nil
@@ -25,9 +25,15 @@ func (d *Document) FindKey(n *span.Node, key string, seg int) (int, error) {
 		return j, nil
 	}
 	if other := resolvedTwin(n.Source.Content, k.Source); other != "" {
-		return 0, d.Errorf(seg, "key %q appears twice in the %s, spelled %q too (YAML readers take both for one key)", key, d.Describe(n), other)
+		return 0, ambiguous(d.Errorf(seg, "key %q appears twice in the %s, spelled %q too (YAML readers take both for one key)", key, d.Describe(n), other))
 	}
 	return j, nil
+}
+
+// ambiguous marks err (an *Error) as a key given twice.
+func ambiguous(err error) error {
+	err.(*Error).Ambiguous = true
+	return err
 }
 
 // resolvedTwin returns the spelling of another key among the mapping's

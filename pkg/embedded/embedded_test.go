@@ -317,3 +317,24 @@ func TestGet(t *testing.T) {
 func mapOf(key string, v *yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{str(key), v}}
 }
+
+// In a secret text the keys say what it holds: messages about a key given
+// twice, or spelled two ways readers take for one, name neither spelling.
+func TestSecretKeysNotShown(t *testing.T) {
+	tests := []struct{ name, text, path, hidden string }{
+		{"duplicate key", "hunter2: a\nhunter2: b\n", "hunter2", "hunter2"},
+		{"duplicate key spelled otherwise", "0x50: a\n80: b\n", "80", "0x50"},
+		{"created key readers take for another", "0x50: a\n", "80", "0x50"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Set(tt.text, fieldpath.MustParse(tt.path), Options{Create: true, Secret: true, Where: fieldpath.MustParse("data.x")}, setTo(str("v")))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if strings.Contains(err.Error(), tt.hidden) || !strings.Contains(err.Error(), "secret") {
+				t.Errorf("the message shows the secret text's key %q, or does not say why it does not: %v", tt.hidden, err)
+			}
+		})
+	}
+}

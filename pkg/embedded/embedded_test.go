@@ -319,21 +319,35 @@ func mapOf(key string, v *yaml.Node) *yaml.Node {
 }
 
 // In a secret text the keys say what it holds: messages about a key given
-// twice, or spelled two ways readers take for one, name neither spelling.
+// twice, spelled two ways readers take for one, or missing (where the keys
+// there would be listed) name none of the text's keys.
 func TestSecretKeysNotShown(t *testing.T) {
-	tests := []struct{ name, text, path, hidden string }{
-		{"duplicate key", "hunter2: a\nhunter2: b\n", "hunter2", "hunter2"},
-		{"duplicate key spelled otherwise", "0x50: a\n80: b\n", "80", "0x50"},
-		{"created key readers take for another", "0x50: a\n", "80", "0x50"},
+	tests := []struct {
+		name, text, path, hidden string
+		create                   bool
+	}{
+		{"duplicate key", "hunter2: a\nhunter2: b\n", "hunter2", "hunter2", true},
+		{"duplicate key spelled otherwise", "0x50: a\n80: b\n", "80", "0x50", true},
+		{"created key readers take for another", "0x50: a\n", "80", "0x50", true},
+		{"missing key", "hunter2: {a: 1}\n", "missing", "hunter2", false},
+		{"missing key deeper", "x: {hunter2: 1}\n", "x.missing", "hunter2", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Set(tt.text, fieldpath.MustParse(tt.path), Options{Create: true, Secret: true, Where: fieldpath.MustParse("data.x")}, setTo(str("v")))
-			if err == nil {
-				t.Fatal("no error")
+			o := Options{Create: tt.create, Secret: true, Where: fieldpath.MustParse("data.x")}
+			_, err := Set(tt.text, fieldpath.MustParse(tt.path), o, setTo(str("v")))
+			errs := []error{err}
+			if !tt.create {
+				_, err := Delete(tt.text, fieldpath.MustParse(tt.path), o)
+				errs = append(errs, err)
 			}
-			if strings.Contains(err.Error(), tt.hidden) || !strings.Contains(err.Error(), "secret") {
-				t.Errorf("the message shows the secret text's key %q, or does not say why it does not: %v", tt.hidden, err)
+			for _, err := range errs {
+				if err == nil {
+					t.Fatal("no error")
+				}
+				if strings.Contains(err.Error(), tt.hidden) || !strings.Contains(err.Error(), "secret") {
+					t.Errorf("the message shows the secret text's key %q, or does not say why it does not: %v", tt.hidden, err)
+				}
 			}
 		})
 	}

@@ -65,10 +65,13 @@ func Abbreviate(s string) string {
 }
 
 // KeyList lists the first keys of map n for a message about a key it
-// lacks.
-func KeyList(n *span.Node) string {
+// lacks; in a secret text, whose keys say what it holds, none.
+func (d *Document) KeyList(n *span.Node) string {
 	if len(n.Keys) == 0 {
 		return " (it is empty)"
+	}
+	if d.Secret {
+		return " (its keys are not shown: the text is secret)"
 	}
 	const most = 8
 	var ks []string

@@ -106,7 +106,7 @@ func (r resolver) selectError(n *span.Node, i int, sel fieldpath.Selection) erro
 	d, seg := r.d, r.path[i]
 	switch {
 	case n.Kind == span.Map && sel.Missing:
-		return &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.Describe(n), d.Of(), KeyList(n)), Missing: true, Near: d.nearKey(n, seg.Key)}
+		return &Error{Segment: i, Msg: fmt.Sprintf("no key %q in the %s%s%s", seg.Key, d.Describe(n), d.Of(), d.KeyList(n)), Missing: true, Near: d.nearKey(n, seg.Key)}
 	case n.Kind == span.Map:
 		return d.Errorf(i, "%s selects list elements, but the %s is a map", seg, d.Describe(n))
 	case n.Kind == span.Seq && seg.Kind == fieldpath.Index:

@@ -93,7 +93,7 @@ func (p *planner) deletedKey(n *span.Node, key string, seg int) (int, error) {
 		return 0, err
 	}
 	if idx < 0 {
-		return 0, &locate.Error{Segment: seg, Msg: fmt.Sprintf("no key %q in the %s%s%s", key, d.Describe(n), d.Of(), locate.KeyList(n))}
+		return 0, &locate.Error{Segment: seg, Msg: fmt.Sprintf("no key %q in the %s%s%s", key, d.Describe(n), d.Of(), d.KeyList(n))}
 	}
 	if len(n.Children) == 1 && !n.Flow && n.HasProperties() {
 		return 0, &locate.Error{Segment: seg, Msg: "cannot empty a map that has an anchor or a tag" + d.Of()}

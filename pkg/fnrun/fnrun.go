@@ -275,20 +275,9 @@ func RunResourceListEncoded(f Function, in io.Reader, out io.Writer, configDir s
 // holds go into secrets as soon as it is read, for whoever prints the
 // error it may return.
 func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rlio.Codec, secrets *redact.Set) (Outcome, error) {
-	raw, err := readAll(in)
+	rl, raw, err := readList(in, codec)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("reading ResourceList: %w", err)
-	}
-	// kyaml's path runs as kyaml-based functions do, with Go's collector
-	// untouched: it is the yardstick the benchmarks measure against
-	read := func() {}
-	if !codec.Kyaml {
-		read = pauseGC()
-	}
-	rl, err := codec.Read(raw)
-	read()
-	if err != nil {
-		return Outcome{}, fmt.Errorf("reading ResourceList: %w", err)
+		return Outcome{}, err
 	}
 	if rl.Kind != kio.ResourceListKind {
 		return Outcome{}, fmt.Errorf("the input is not a ResourceList (kind: ResourceList, with items and functionConfig), as kpt and kustomize send; to run on plain resource files, give the config first: %s CONFIG [FILE...]", f.Name)
@@ -337,6 +326,25 @@ func runList(f Function, in io.Reader, out io.Writer, configDir string, codec rl
 		return outcome, fmt.Errorf("writing ResourceList: %w", err)
 	}
 	return outcome, nil
+}
+
+// readList reads the ResourceList in in and returns it with the bytes it
+// was read from, the collector paused while they are parsed (pauseGC); but
+// on kyaml's path, which runs as kyaml-based functions do, with Go's
+// collector untouched: it is the yardstick the benchmarks measure against.
+func readList(in io.Reader, codec rlio.Codec) (*rlio.List, []byte, error) {
+	raw, err := readAll(in)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading ResourceList: %w", err)
+	}
+	if !codec.Kyaml {
+		defer pauseGC()()
+	}
+	rl, err := codec.Read(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading ResourceList: %w", err)
+	}
+	return rl, raw, nil
 }
 
 // RunBytes runs f on a ResourceList held in memory; for tests and benchmarks.

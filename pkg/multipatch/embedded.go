@@ -123,29 +123,33 @@ func (a *applier) intoResource(c *compiled, i int, step *entry.Step) {
 		}
 		out, err := c.into.patch.Apply(p.node.Value, embedpatch.Options{Where: p.path, Format: c.into.format, Type: t, Secret: secret,
 			Apply: a.applySchema(), Budget: a.Req.Budget()})
-		var pe *embedpatch.Error
-		var ee *embedded.Error
-		switch {
-		case errors.As(err, &pe):
-			a.Errorf(c.name, res, where, "%s", pe.Msg)
-			continue
-		case errors.As(err, &ee) && ee.Ambiguous:
-			// the string holds the document: onNoMatch, which skips
-			// resources without it, does not skip this one
-			a.Errorf(c.name, res, where, "%s; remove one (readers disagree on which counts)", ee.Msg)
-			continue
-		case err != nil:
-			msg := err.Error()
-			if secret && len(p.path) > 0 && p.path[0].Key == "data" {
-				msg += " (a Secret's data is base64-encoded; patch stringData instead)"
-			} else {
-				msg += embedded.FormatHint(err, "format")
-			}
-			a.stringMissing(c, res, where, msg)
+		if err != nil {
+			a.notApplied(c, res, p, secret, err)
 			continue
 		}
 		p.node.Value = out
 		step.Document(p.node, t)
+	}
+}
+
+// notApplied reports why the entry's patch did not go into the string at
+// p: the patch cannot apply to the document there (an error), the
+// document gives a key twice (an error too: the resource has the document,
+// so onNoMatch does not skip it), or the string holds no document the
+// patch can go into (stringMissing).
+func (a *applier) notApplied(c *compiled, res *yaml.RNode, p stringPlace, secret bool, err error) {
+	where := p.path.String()
+	var pe *embedpatch.Error
+	var ee *embedded.Error
+	switch {
+	case errors.As(err, &pe):
+		a.Errorf(c.name, res, where, "%s", pe.Msg)
+	case errors.As(err, &ee) && ee.Ambiguous:
+		a.Errorf(c.name, res, where, "%s; remove one (readers disagree on which counts)", ee.Msg)
+	case secret && len(p.path) > 0 && p.path[0].Key == "data":
+		a.stringMissing(c, res, where, err.Error()+" (a Secret's data is base64-encoded; patch stringData instead)")
+	default:
+		a.stringMissing(c, res, where, err.Error()+embedded.FormatHint(err, "format"))
 	}
 }
 

@@ -167,7 +167,7 @@ func (r *Request) readFiles(files []string, stdin io.Reader) (*rlio.Stream, erro
 	for _, name := range files {
 		read := os.ReadFile
 		if name == "-" {
-			name, read = "stdin", func(string) ([]byte, error) { return io.ReadAll(stdin) }
+			name, read = "stdin", func(string) ([]byte, error) { return readAll(stdin) }
 		}
 		b, err := read(name)
 		if err != nil {

@@ -65,6 +65,17 @@ func (d Duplicate) MessageOf(what string) string {
 		d.Key, where, lines)
 }
 
+// MessageHidingKeys is MessageOf for a document whose keys are secret (one
+// held in a Secret): the lines, not the keys nor the map's path.
+func (d Duplicate) MessageHidingKeys(what string) string {
+	lines := fmt.Sprintf("lines %d and %d of %s", d.Line1, d.Line2, what)
+	if d.Line1 == d.Line2 {
+		lines = fmt.Sprintf("both on line %d of %s", d.Line1, what)
+	}
+	return fmt.Sprintf("a map gives one key twice (%s; the keys are not shown: the text is secret); "+
+		"readers disagree on which value counts and an edit would change the first: remove one", lines)
+}
+
 // dupWalker finds repeated keys. The path to the map being walked is kept
 // as a stack of segments and only turned into text for a duplicate.
 type dupWalker struct {

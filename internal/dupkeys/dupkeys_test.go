@@ -65,3 +65,20 @@ func TestFind(t *testing.T) {
 		})
 	}
 }
+
+// A duplicate in a secret document is told by its lines alone: the keys
+// and the map's path say what the document holds.
+func TestMessageHidingKeys(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("creds:\n  hunter2: a\n  hunter2: b\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	d := Find(&doc)
+	if len(d) != 1 {
+		t.Fatalf("found %v, want one duplicate", d)
+	}
+	msg := d[0].MessageHidingKeys("the value")
+	if strings.Contains(msg, "hunter2") || strings.Contains(msg, "creds") || !strings.Contains(msg, "lines 2 and 3 of the value") {
+		t.Errorf("message %q shows a key or the path, or not the lines", msg)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/budget"
+	"github.com/patchwork-krm/patchwork/internal/dupkeys"
 	"github.com/patchwork-krm/patchwork/internal/yamltree"
 	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/embedded"
@@ -123,6 +124,9 @@ func (p *Patch) open(text string, o Options) (*valuemerge.Doc, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := keysOnce(roots[0], o.Secret); err != nil {
+		return nil, err
+	}
 	vo := valuemerge.Options{Format: valuemerge.YAML, Edit: eo}
 	if detect(text, o) == embedded.JSON {
 		vo.Format = valuemerge.JSON
@@ -135,6 +139,22 @@ func (p *Patch) open(text string, o Options) (*valuemerge.Doc, error) {
 		return nil, &Error{Msg: err.Error()}
 	}
 	return doc, nil
+}
+
+// keysOnce refuses a document with a map that gives a key twice: readers
+// take the last, an edit would change the first, and a merge into it could
+// leave the text as it was without a word (null for the key deleted the
+// first, which the second then stood for).
+func keysOnce(root *yaml.Node, secret bool) error {
+	d := dupkeys.Find(root)
+	if len(d) == 0 {
+		return nil
+	}
+	msg := d[0].MessageOf("the value")
+	if secret {
+		msg = d[0].MessageHidingKeys("the value")
+	}
+	return &embedded.Error{Msg: msg, Ambiguous: true}
 }
 
 // write writes the patched document as edits of its text, or whole where

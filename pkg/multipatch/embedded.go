@@ -145,7 +145,7 @@ func (a *applier) notApplied(c *compiled, res *yaml.RNode, p stringPlace, secret
 	case errors.As(err, &pe):
 		a.Errorf(c.name, res, where, "%s", pe.Msg)
 	case errors.As(err, &ee) && ee.Ambiguous:
-		a.Errorf(c.name, res, where, "%s; remove one (readers disagree on which counts)", ee.Msg)
+		a.Errorf(c.name, res, where, "%s", ee.Msg)
 	case secret && len(p.path) > 0 && p.path[0].Key == "data":
 		a.stringMissing(c, res, where, err.Error()+" (a Secret's data is base64-encoded; patch stringData instead)")
 	default:

@@ -172,8 +172,13 @@ func write(doc *valuemerge.Doc) (string, error) {
 		// A value inherited through a YAML << key that goes, say:
 		// the document is written whole from its new value.
 		return doc.WriteWhole()
+	case err != nil:
+		// the document was read: what cannot be written into it (a map
+		// with an anchor emptied, a key deleted from a line it shares)
+		// is the patch's, not a document missing
+		return "", &Error{Msg: err.Error()}
 	}
-	return out, err
+	return out, nil
 }
 
 // detect is the format of text as package embedded reads it.

@@ -33,7 +33,9 @@ func (e *Error) Error() string { return e.Msg }
 // segment numbering of the path that led there, by segments before it.
 func Shift(err error, by int) error {
 	if e, ok := err.(*Error); ok {
-		return &Error{Segment: e.Segment + by, Msg: e.Msg, Missing: e.Missing, Near: e.Near, NamedJSON: e.NamedJSON, GivenJSON: e.GivenJSON}
+		shifted := *e
+		shifted.Segment += by
+		return &shifted
 	}
 	return err
 }

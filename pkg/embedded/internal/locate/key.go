@@ -15,7 +15,7 @@ import (
 func (d *Document) FindKey(n *span.Node, key string, seg int) (int, error) {
 	j, twice := d.Key(n, key)
 	if twice {
-		return 0, ambiguous(d.Errorf(seg, "%s appears twice in the %s", d.keyName(key), d.Describe(n)))
+		return 0, ambiguous(d.Errorf(seg, "%s appears twice in the %s", d.KeyName(key), d.Describe(n)))
 	}
 	if j < 0 || n.YAMLInfo == nil || n.Source == nil {
 		return j, nil
@@ -26,20 +26,20 @@ func (d *Document) FindKey(n *span.Node, key string, seg int) (int, error) {
 	}
 	if other := resolvedTwin(n.Source.Content, k.Source); other != "" {
 		if d.Secret {
-			return 0, ambiguous(d.Errorf(seg, "%s appears twice in the %s, spelled two ways YAML readers take for one key", d.keyName(key), d.Describe(n)))
+			return 0, ambiguous(d.Errorf(seg, "%s appears twice in the %s, spelled two ways YAML readers take for one key", d.KeyName(key), d.Describe(n)))
 		}
 		return 0, ambiguous(d.Errorf(seg, "key %q appears twice in the %s, spelled %q too (YAML readers take both for one key)", key, d.Describe(n), other))
 	}
 	return j, nil
 }
 
-// keyName names key in a message: quoted, or in a secret text, where keys
-// say what it holds, as "a key" followed by that reason.
-func (d *Document) keyName(key string) string {
+// KeyName names key in a message: "the key \"x\"", or in a secret text,
+// where keys say what it holds, "a key" and why it is not shown.
+func (d *Document) KeyName(key string) string {
 	if d.Secret {
 		return "a key (not shown: the text is secret)"
 	}
-	return fmt.Sprintf("key %q", key)
+	return fmt.Sprintf("the key %q", key)
 }
 
 // ambiguous marks err (an *Error) as a key given twice.
@@ -83,7 +83,7 @@ func (d *Document) NewKeyClash(n *span.Node, key string, seg int) error {
 		if i, ok := forms[f]; ok && c[i].Value != key {
 			msg := fmt.Sprintf("cannot create the key %q in the %s%s: YAML readers take the key %q there for the same key (to change its value, name that key as it is spelled)", key, d.Describe(n), d.Of(), c[i].Value)
 			if d.Secret {
-				msg = fmt.Sprintf("cannot create %s in the %s%s: YAML readers take a key there, spelled otherwise, for the same key (to change its value, name that key as it is spelled)", d.keyName(key), d.Describe(n), d.Of())
+				msg = fmt.Sprintf("cannot create %s in the %s%s: YAML readers take a key there, spelled otherwise, for the same key (to change its value, name that key as it is spelled)", d.KeyName(key), d.Describe(n), d.Of())
 			}
 			return &Error{Segment: seg, Msg: msg}
 		}

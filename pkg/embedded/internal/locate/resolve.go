@@ -52,12 +52,17 @@ func (r resolver) resolve(n *span.Node, i int, addr []int, parent *span.Node) ([
 // throughAlias returns the value the alias n stands for, which path[i:]
 // goes on into, unless the path is being edited.
 func (r resolver) throughAlias(n *span.Node, i int) (*span.Node, error) {
+	alias, anchor := "*"+n.Source.Value, "&"+n.Source.Value
+	if r.d.Secret {
+		// an anchor's name is the text's too
+		alias, anchor = "(its name not shown: the text is secret)", "(not shown)"
+	}
 	if r.edit {
-		return nil, r.d.Errorf(i, "%s reaches the alias *%s; edit the value at its anchor &%s instead", r.path[:i], n.Source.Value, n.Source.Value)
+		return nil, r.d.Errorf(i, "%s reaches the alias %s; edit the value at its anchor %s instead", r.path[:i], alias, anchor)
 	}
 	target := r.d.Anchored(n)
 	if target == nil {
-		return nil, r.d.Errorf(i, "cannot follow the alias *%s", n.Source.Value)
+		return nil, r.d.Errorf(i, "cannot follow the alias %s", alias)
 	}
 	return target, nil
 }

@@ -86,7 +86,7 @@ func (p *planner) deletedElement(n *span.Node, idx, seg int) (int, error) {
 func (p *planner) deletedKey(n *span.Node, key string, seg int) (int, error) {
 	d := p.d
 	if n.Kind != span.Map {
-		return 0, d.Errorf(seg, "cannot delete the key %q from the %s, which is not a map", key, d.Describe(n))
+		return 0, d.Errorf(seg, "cannot delete %s from the %s, which is not a map", d.KeyName(key), d.Describe(n))
 	}
 	idx, err := d.FindKey(n, key, seg)
 	if err != nil {

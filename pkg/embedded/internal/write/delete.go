@@ -78,7 +78,7 @@ func (w *writer) deleteBlockEntry(n *span.Node, idx int) (Edit, error) {
 	}
 	lastLine := w.d.LineOf(entryEnd(n, idx))
 	if idx+1 < len(n.Keys) && w.d.LineOf(n.Keys[idx+1].Start) <= lastLine {
-		return Edit{}, fmt.Errorf("cannot delete the key %q, whose value ends on the line of the next key", key.Value)
+		return Edit{}, fmt.Errorf("cannot delete %s, whose value ends on the line of the next key", w.d.KeyName(key.Value))
 	}
 	stop := len(w.d.Text)
 	if lastLine+1 < len(lines) {
@@ -94,7 +94,7 @@ func (w *writer) deleteAfterPrefix(n *span.Node, idx int) (Edit, error) {
 	if idx+1 < len(n.Keys) && w.d.LineOf(n.Keys[idx+1].Start) > w.d.LineOf(entryEnd(n, idx)) {
 		return Edit{Start: n.Keys[idx].Start, End: n.Keys[idx+1].Start}, nil
 	}
-	return Edit{}, fmt.Errorf("cannot delete the key %q, which shares its line with other text", n.Keys[idx].Value)
+	return Edit{}, fmt.Errorf("cannot delete %s, which shares its line with other text", w.d.KeyName(n.Keys[idx].Value))
 }
 
 // commentBlockStart is the first line of the comment block directly above

@@ -173,7 +173,7 @@ func (w *writer) keySlot(p locate.Place, text string) (Edit, error) {
 		i++
 	}
 	if i >= len(t) || t[i] != ':' {
-		return Edit{}, fmt.Errorf("cannot find the ':' after the key %q", p.Key.Value)
+		return Edit{}, fmt.Errorf("cannot find the ':' after %s", w.d.KeyName(p.Key.Value))
 	}
 	return Edit{Start: i + 1, End: slotEnd(p.N, i+1), Text: text}, nil
 }

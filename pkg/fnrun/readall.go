@@ -12,7 +12,7 @@ import (
 // Pipes, such as kpt's, have no size and are read by io.ReadAll.
 func readAll(in io.Reader) ([]byte, error) {
 	size := knownSize(in)
-	if size <= 0 {
+	if size <= 0 || size > maxSized {
 		return io.ReadAll(in)
 	}
 	var b bytes.Buffer
@@ -22,6 +22,11 @@ func readAll(in io.Reader) ([]byte, error) {
 	_, err := b.ReadFrom(in)
 	return b.Bytes(), err
 }
+
+// maxSized is the largest size readAll allocates at once on a reader's
+// word: a Len() that says more than it holds must not make it allocate, or
+// fail, where io.ReadAll reads what there is.
+const maxSized = 1 << 30
 
 // knownSize is what is left to read from in, where it can tell (0 where
 // it cannot).

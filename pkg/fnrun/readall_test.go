@@ -3,6 +3,7 @@ package fnrun
 import (
 	"bytes"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,5 +49,24 @@ func TestReadAllAllocatesOnce(t *testing.T) {
 	})
 	if allocated > 2 {
 		t.Errorf("%v allocations reading %d bytes, want at most 2", allocated, len(in))
+	}
+}
+
+// claims is a reader whose Len says more than it holds.
+type claims struct {
+	io.Reader
+	n int
+}
+
+func (c claims) Len() int { return c.n }
+
+// A reader that claims more than it holds is read as io.ReadAll reads it,
+// without allocating what it claims.
+func TestReadAllOverclaimed(t *testing.T) {
+	for _, n := range []int{math.MaxInt, 1 << 50, 1<<30 + 1} {
+		got, err := readAll(claims{strings.NewReader("items: []\n"), n})
+		if err != nil || string(got) != "items: []\n" {
+			t.Errorf("Len %d: read %q (%v)", n, got, err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package embedpatch
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -179,8 +180,7 @@ func toValue(t *testing.T, n *yaml.Node) any {
 	case yaml.MappingNode:
 		m := map[string]any{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := strings.TrimPrefix(scalar.KeyForms(yamltree.Resolve(n.Content[i]))[1], "v3\x00")
-			m[key] = toValue(t, n.Content[i+1])
+			m[valueKey(t, n.Content[i])] = toValue(t, n.Content[i+1])
 		}
 		return m
 	case yaml.SequenceNode:
@@ -195,6 +195,16 @@ func toValue(t *testing.T, n *yaml.Node) any {
 		t.Fatalf("cannot encode: %v", err)
 	}
 	return decodeJSON(t, b)
+}
+
+// valueKey is the JSON key toValue makes of map key k: yaml.v3's, or for
+// a map or list used as a key (which has no scalar forms: {{}: x}) its
+// own JSON, which no scalar key spells.
+func valueKey(t *testing.T, k *yaml.Node) string {
+	if forms := scalar.KeyForms(yamltree.Resolve(k)); len(forms) > 1 {
+		return strings.TrimPrefix(forms[1], "v3\x00")
+	}
+	return fmt.Sprintf("\x00%v", toValue(t, k))
 }
 
 func decodeJSON(t *testing.T, b []byte) any {

@@ -86,6 +86,45 @@ func anyKey(n *yaml.Node, f func(k *yaml.Node) bool) bool {
 	return false
 }
 
+// Check reports the first << key in n whose value is not a map or a list
+// of maps, which every YAML reader refuses (and yaml.v3 parses into nodes
+// all the same); aliases are followed one step, to the map they name.
+func Check(n *yaml.Node) error {
+	var err error
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n == nil || err != nil {
+			return
+		}
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content) && err == nil; i += 2 {
+				if IsKey(n.Content[i]) {
+					err = checkMerged(n.Content[i+1])
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	return err
+}
+
+// checkMerged checks the value of a << key: a map, or a list of maps.
+func checkMerged(v *yaml.Node) error {
+	maps, err := mergedMaps(v)
+	if err != nil {
+		return err
+	}
+	for _, m := range maps {
+		if deref(m).Kind != yaml.MappingNode {
+			return notMaps(m)
+		}
+	}
+	return nil
+}
+
 // Expand returns a deep copy of n in which aliases are replaced by copies
 // of their anchors' values and << keys by the entries they merge, as a
 // YAML reader sees them: a map's own keys win over merged ones, and of the

@@ -133,3 +133,27 @@ func TestExpandOwnKeySpelledOtherwise(t *testing.T) {
 		t.Fatalf("got %q, want %q", out, want)
 	}
 }
+
+// Check refuses a << key whose value no reader merges, wherever it is,
+// and lets pass maps, lists of maps, aliases of maps and a quoted "<<".
+func TestCheck(t *testing.T) {
+	for text, bad := range map[string]bool{
+		"<<: 0\n":                     true,
+		"a: {b: {<<: [{x: 1}, 2]}}\n": true,
+		"- <<: [a]\n":                 true,
+		"<<: {x: 1}\n":                false,
+		"<<: [{x: 1}, {y: 2}]\n":      false,
+		"a: &a {x: 1}\nb: {<<: *a}\n": false,
+		"\"<<\": 0\n":                 false,
+		"a: &s 0\nb: {<<: *s}\n":      true,
+		"a: {b: 1}\n":                 false,
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if err := Check(&doc); (err != nil) != bad {
+			t.Errorf("Check(%q) = %v, want an error: %v", text, err, bad)
+		}
+	}
+}

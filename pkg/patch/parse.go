@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/patchwork-krm/patchwork/internal/dupkeys"
+	"github.com/patchwork-krm/patchwork/internal/inherit"
 	"github.com/patchwork-krm/patchwork/internal/yamlstream"
 	"github.com/patchwork-krm/patchwork/pkg/apply"
 	"github.com/patchwork-krm/patchwork/pkg/jsonpatch"
@@ -95,6 +96,11 @@ func parseDoc(n *yaml.RNode, in intoInfo, o Options) (*Doc, error) {
 	t, err := typeOf(n.YNode(), in, o.Type)
 	if err != nil {
 		return nil, err
+	}
+	if err := inherit.Check(n.YNode()); err != nil {
+		// yaml.v3 reads `<<: 0` into nodes; every reader of the result
+		// refuses it, so the merge would write YAML nobody can read
+		return nil, fmt.Errorf("the patch, %w (YAML's merge key; to set a key named <<, quote it: \"<<\")", err)
 	}
 	if dup := dupkeys.Find(n.YNode()); len(dup) > 0 {
 		// Every type: readers keep one of the two values, and which one
